@@ -1,0 +1,19 @@
+# The commands people type. `just --list` shows them.
+
+mvn := "mvn -B --no-transfer-progress"
+
+# The full gate: format check, compile with warnings as errors, every module's tests, shaded jars.
+test:
+    {{mvn}} verify
+
+# Compile and package the runnable jars without running tests.
+build:
+    {{mvn}} -DskipTests package
+
+# Reformat the Java sources (google-java-format through Spotless).
+fmt:
+    {{mvn}} spotless:apply
+
+# Remove build output.
+clean:
+    {{mvn}} clean

@@ -1,0 +1,97 @@
+package io.sf2loki.config;
+
+import io.sf2loki.loki.LokiSinkConfig;
+import io.sf2loki.registry.ProviderRegistry;
+import io.sf2loki.spi.CheckpointStoreProvider;
+import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.SourceProvider;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The whole validated configuration: every section bound, the store, coordinator and enabled
+ * sources resolved through their providers. Building one performs no network or store I/O; it is
+ * what {@code --check} and {@code config check} prove.
+ *
+ * @param salesforce the {@code salesforce} section
+ * @param loki the {@code sink.loki} section
+ * @param service the {@code service} section
+ * @param storeType the selected {@code state.store}
+ * @param store the bound store factory
+ * @param coordinatorType the selected {@code coordinate.type}
+ * @param coordinator the bound coordinator factory
+ * @param sources the bound factories of the enabled source families, by type
+ * @param loaded the loaded configuration the records were bound from
+ */
+public record Sf2LokiConfig(
+    SalesforceConfig salesforce,
+    LokiSinkConfig loki,
+    ServiceConfig service,
+    String storeType,
+    CheckpointStoreProvider.Factory store,
+    String coordinatorType,
+    CoordinatorProvider.Factory coordinator,
+    Map<String, SourceProvider.Factory> sources,
+    LoadedConfig loaded) {
+
+  public Sf2LokiConfig {
+    Objects.requireNonNull(salesforce, "salesforce");
+    Objects.requireNonNull(loki, "loki");
+    Objects.requireNonNull(service, "service");
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(coordinator, "coordinator");
+    sources = Map.copyOf(sources);
+    Objects.requireNonNull(loaded, "loaded");
+  }
+
+  /** True unless the coordinator is {@code noop}: another replica may be leading. */
+  public boolean isCoordinated() {
+    return !"noop".equals(coordinatorType);
+  }
+
+  /**
+   * Binds every section and resolves the providers visible to {@code classLoader}.
+   *
+   * @throws ConfigInvalidException with every problem found, each with its key path
+   */
+  public static Sf2LokiConfig bind(LoadedConfig loaded, ClassLoader classLoader) {
+    ConfigReader root = loaded.reader();
+    SalesforceConfig salesforce = SalesforceConfig.bind(root.section("salesforce"));
+    LokiSinkConfig loki = LokiSinkConfig.bind(root.section("sink.loki"));
+    ServiceConfig service = ServiceConfig.bind(root.section("service"));
+
+    ConfigReader state = root.section("state");
+    Optional<CheckpointStoreProvider> storeProvider =
+        ProviderRegistry.stores(classLoader).select(state, "store");
+    CheckpointStoreProvider.Factory store =
+        storeProvider.map(p -> p.configure(state.section(p.type()))).orElse(null);
+
+    ConfigReader coordinate = root.section("coordinate");
+    Optional<CoordinatorProvider> coordinatorProvider =
+        ProviderRegistry.coordinators(classLoader).select(coordinate, "type");
+    CoordinatorProvider.Factory coordinator =
+        coordinatorProvider.map(p -> p.configure(coordinate.section(p.type()))).orElse(null);
+
+    Map<String, SourceProvider.Factory> sources = new LinkedHashMap<>();
+    ConfigReader sourcesSection = root.section("sources");
+    for (SourceProvider provider : ProviderRegistry.sources(classLoader).all()) {
+      ConfigReader section = sourcesSection.section(provider.type());
+      if (section.isSet("enabled") && section.bool("enabled")) {
+        sources.put(provider.type(), provider.configure(section));
+      }
+    }
+    root.throwIfInvalid();
+    return new Sf2LokiConfig(
+        salesforce,
+        loki,
+        service,
+        storeProvider.orElseThrow().type(),
+        store,
+        coordinatorProvider.orElseThrow().type(),
+        coordinator,
+        sources,
+        loaded);
+  }
+}

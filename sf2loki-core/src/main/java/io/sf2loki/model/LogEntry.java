@@ -1,0 +1,183 @@
+package io.sf2loki.model;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * One Loki log line plus the checkpoint it advances once delivered.
+ *
+ * <p>Immutable and thread-safe. Labels and structured metadata are copied into sorted maps so that
+ * two entries built from the same data are equal and serialise to identical bytes (invariant 5).
+ *
+ * <p>A <em>checkpoint-only</em> entry carries a token but no line: it travels through the same lane
+ * as real entries so that it never overtakes an undelivered entry on its key, and is never sent to
+ * Loki (invariant 1).
+ *
+ * <p>This is a final class rather than a record because it memoises its UTF-8 size, which the lanes
+ * consult on every enqueue and batch decision.
+ */
+public final class LogEntry {
+
+  /** Fixed per-entry overhead counted by {@link #utf8Size()}: timestamp and framing. */
+  static final int ENTRY_OVERHEAD_BYTES = 16;
+
+  private final long timestampNanos;
+  private final Map<String, String> labels;
+  private final String line;
+  private final Map<String, String> metadata;
+  private final Optional<CheckpointToken> checkpoint;
+  private final boolean checkpointOnly;
+  private int utf8Size = -1; // racy single-check memo: any thread computes the same value
+
+  private LogEntry(
+      long timestampNanos,
+      Map<String, String> labels,
+      String line,
+      Map<String, String> metadata,
+      Optional<CheckpointToken> checkpoint,
+      boolean checkpointOnly) {
+    this.timestampNanos = timestampNanos;
+    this.labels = sortedCopy(labels, "labels");
+    this.line = Objects.requireNonNull(line, "line");
+    this.metadata = sortedCopy(metadata, "metadata");
+    this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
+    this.checkpointOnly = checkpointOnly;
+  }
+
+  /**
+   * A real log line.
+   *
+   * @param timestampNanos event time, nanoseconds since the Unix epoch
+   * @param labels stream labels (low cardinality, see invariant 5)
+   * @param line the log line, canonical JSON for Salesforce records
+   * @param metadata Loki structured metadata
+   * @param checkpoint the position that becomes committable once this entry is delivered
+   */
+  public static LogEntry of(
+      long timestampNanos,
+      Map<String, String> labels,
+      String line,
+      Map<String, String> metadata,
+      Optional<CheckpointToken> checkpoint) {
+    if (timestampNanos < 0) {
+      throw new IllegalArgumentException("timestamp must not be negative: " + timestampNanos);
+    }
+    return new LogEntry(timestampNanos, labels, line, metadata, checkpoint, false);
+  }
+
+  /** A marker that advances {@code token} after every earlier entry on its key was delivered. */
+  public static LogEntry checkpointOnly(CheckpointToken token) {
+    return new LogEntry(0, Map.of(), "", Map.of(), Optional.of(token), true);
+  }
+
+  /** Event time in nanoseconds since the Unix epoch; 0 for checkpoint-only entries. */
+  public long timestampNanos() {
+    return timestampNanos;
+  }
+
+  /** Stream labels, sorted by name, unmodifiable. */
+  public Map<String, String> labels() {
+    return labels;
+  }
+
+  /** The line as sent to Loki; empty for checkpoint-only entries. */
+  public String line() {
+    return line;
+  }
+
+  /** Structured metadata, sorted by name, unmodifiable. */
+  public Map<String, String> metadata() {
+    return metadata;
+  }
+
+  /** The checkpoint this entry advances when delivered, if any. */
+  public Optional<CheckpointToken> checkpoint() {
+    return checkpoint;
+  }
+
+  /** True when this entry only carries a checkpoint and must not be sent to Loki. */
+  public boolean isCheckpointOnly() {
+    return checkpointOnly;
+  }
+
+  /**
+   * Approximate bytes this entry occupies on the wire before compression: the UTF-8 lengths of the
+   * line, label and metadata names and values, plus a fixed overhead. Used for queue and batch byte
+   * bounds, so it must be cheap after the first call.
+   */
+  public int utf8Size() {
+    int size = utf8Size;
+    if (size < 0) {
+      long total = ENTRY_OVERHEAD_BYTES + utf8Length(line);
+      total += mapSize(labels) + mapSize(metadata);
+      size = (int) Math.min(Integer.MAX_VALUE, total);
+      utf8Size = size;
+    }
+    return size;
+  }
+
+  /** A copy of this entry with another line, for truncation and transforms. */
+  public LogEntry withLine(String newLine) {
+    return new LogEntry(timestampNanos, labels, newLine, metadata, checkpoint, checkpointOnly);
+  }
+
+  private static long mapSize(Map<String, String> map) {
+    long total = 0;
+    for (Map.Entry<String, String> e : map.entrySet()) {
+      total += utf8Length(e.getKey()) + utf8Length(e.getValue());
+    }
+    return total;
+  }
+
+  static int utf8Length(String s) {
+    int ascii = 0;
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+      }
+      ascii++;
+    }
+    return ascii;
+  }
+
+  private static Map<String, String> sortedCopy(Map<String, String> source, String what) {
+    Objects.requireNonNull(source, what);
+    if (source.isEmpty()) {
+      return Map.of();
+    }
+    TreeMap<String, String> copy = new TreeMap<>();
+    source.forEach(
+        (k, v) ->
+            copy.put(
+                Objects.requireNonNull(k, what + " key"),
+                Objects.requireNonNull(v, what + " value for " + k)));
+    return Collections.unmodifiableMap(copy);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LogEntry other
+        && timestampNanos == other.timestampNanos
+        && checkpointOnly == other.checkpointOnly
+        && line.equals(other.line)
+        && labels.equals(other.labels)
+        && metadata.equals(other.metadata)
+        && checkpoint.equals(other.checkpoint);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(timestampNanos, labels, line, metadata, checkpoint, checkpointOnly);
+  }
+
+  @Override
+  public String toString() {
+    return checkpointOnly
+        ? "LogEntry[checkpointOnly " + checkpoint.orElseThrow() + "]"
+        : "LogEntry[ts=" + timestampNanos + ", labels=" + labels + ", bytes=" + utf8Size() + "]";
+  }
+}

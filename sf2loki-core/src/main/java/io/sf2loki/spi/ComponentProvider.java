@@ -1,0 +1,27 @@
+package io.sf2loki.spi;
+
+import io.sf2loki.config.ConfigReader;
+
+/**
+ * Common shape of the providers launchers discover with {@link java.util.ServiceLoader}: a config
+ * type name and a binding step that validates configuration without I/O.
+ *
+ * <p>Implementations have a public no-argument constructor that performs no I/O.
+ *
+ * @param <F> the bound factory that creates the component
+ */
+public interface ComponentProvider<F> {
+
+  /** The config type name that selects this provider ({@code file}, {@code k8s_lease}, ...). */
+  String type();
+
+  /**
+   * Reads and validates this provider's config section, recording every problem on {@code section}
+   * (never throwing for bad input) and performing no network or store I/O. The returned factory is
+   * only used when the reader collected no problems.
+   *
+   * @param section the provider's own section, e.g. {@code state.s3} or {@code sources.apexlog};
+   *     {@link ConfigReader#root()} reaches shared sections such as {@code salesforce}
+   */
+  F configure(ConfigReader section);
+}

@@ -1,0 +1,21 @@
+package io.sf2loki.spi;
+
+/**
+ * Creates a {@link Coordinator} selected by {@code coordinate.type}; its section is {@code
+ * coordinate.<type>}. Register in {@code META-INF/services/io.sf2loki.spi.CoordinatorProvider}.
+ */
+public interface CoordinatorProvider extends ComponentProvider<CoordinatorProvider.Factory> {
+
+  /** A validated coordinator configuration. */
+  interface Factory {
+
+    /** Creates the coordinator; no election starts until {@link Coordinator#run}. */
+    Coordinator create(CoordinatorEnvironment environment);
+
+    /**
+     * A reader of the lease that does not join the election, for the CLI and {@code doctor}. The
+     * {@code noop} coordinator has none.
+     */
+    java.util.Optional<LeaseInspector> inspector();
+  }
+}

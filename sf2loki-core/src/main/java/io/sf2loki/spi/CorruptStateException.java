@@ -1,0 +1,19 @@
+package io.sf2loki.spi;
+
+/**
+ * The stored document (or its reserved epoch) cannot be parsed. The bytes were left untouched; the
+ * message names the location and the recovery step (move the file aside, or repair with {@code
+ * sf2loki-cli state set --force}).
+ */
+public class CorruptStateException extends StoreException {
+
+  private static final long serialVersionUID = 1L;
+
+  public CorruptStateException(String message) {
+    super(message);
+  }
+
+  public CorruptStateException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,26 @@
+package io.sf2loki.spi;
+
+import io.sf2loki.model.Batch;
+
+/**
+ * Delivers batches to Loki (or another log store).
+ *
+ * <p>Called from one push worker per lane; implementations must be safe for concurrent calls from
+ * different lanes. A call returns normally only when every deliverable entry of the batch was
+ * accepted or deliberately dropped and counted — that is what lets the pipeline commit the batch's
+ * checkpoints (invariant 1).
+ */
+public interface Sink {
+
+  /**
+   * Pushes one batch.
+   *
+   * @throws RetryableSinkException the batch was not (fully) accepted and may succeed later (429,
+   *     5xx, transport errors, misconfigured auth); the caller retries the same batch
+   * @throws PermanentSinkException the batch can never be accepted as is; the caller counts its
+   *     entries as dropped
+   * @throws InterruptedException the push was interrupted (shutdown); nothing may be committed
+   */
+  void push(Batch batch)
+      throws RetryableSinkException, PermanentSinkException, InterruptedException;
+}

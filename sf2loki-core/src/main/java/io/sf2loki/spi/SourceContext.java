@@ -1,0 +1,34 @@
+package io.sf2loki.spi;
+
+import io.sf2loki.model.LogEntry;
+import java.time.Duration;
+import java.util.Optional;
+
+/** What the pipeline offers a running {@link Source}. Thread-safe; one per source run. */
+public interface SourceContext {
+
+  /**
+   * Enqueues an entry on the source's lane, blocking while the lane is full (by count or bytes).
+   * Nothing is dropped for lack of space (invariant 4).
+   *
+   * @throws InterruptedException when the run is being torn down while blocked
+   */
+  void emit(LogEntry entry) throws InterruptedException;
+
+  /**
+   * The committed resume position for {@code key}, read from the store when the run started and
+   * updated as this run's commits succeed.
+   */
+  Optional<String> checkpoint(String key);
+
+  /** True once the run should end; sources check it between units of work. */
+  boolean stopRequested();
+
+  /**
+   * Waits up to {@code timeout} (a poll interval, a backoff) and returns early when a stop is
+   * requested.
+   *
+   * @return true when a stop was requested
+   */
+  boolean awaitStop(Duration timeout) throws InterruptedException;
+}

@@ -1,0 +1,26 @@
+package io.sf2loki.spi;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a launcher gives the sources it creates.
+ *
+ * @param clock wall clock
+ * @param ticker monotonic clock for durations
+ * @param metrics where sources report API calls, throttles and errors
+ * @param deploymentLabels the static labels every entry carries ({@code job}, {@code service_name},
+ *     {@code environment}, ...)
+ */
+public record SourceEnvironment(
+    Clock clock, Ticker ticker, MeterRegistry metrics, Map<String, String> deploymentLabels) {
+
+  public SourceEnvironment {
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(ticker, "ticker");
+    Objects.requireNonNull(metrics, "metrics");
+    deploymentLabels = Map.copyOf(deploymentLabels);
+  }
+}
