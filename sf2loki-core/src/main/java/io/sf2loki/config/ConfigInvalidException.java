@@ -14,8 +14,12 @@ public final class ConfigInvalidException extends RuntimeException {
   private final transient List<ConfigProblem> problems;
 
   public ConfigInvalidException(List<ConfigProblem> problems) {
-    super(render(problems));
-    this.problems = List.copyOf(problems);
+    this(problems.stream().sorted().toList(), true);
+  }
+
+  private ConfigInvalidException(List<ConfigProblem> sorted, boolean ignored) {
+    super(render(sorted));
+    this.problems = List.copyOf(sorted);
   }
 
   /** A single whole-configuration problem (unreadable file, syntax error). */

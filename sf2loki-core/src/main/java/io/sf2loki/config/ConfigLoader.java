@@ -196,6 +196,11 @@ public final class ConfigLoader {
         if (schema.key(path).isPresent() || isSecretFileTwin(path)) {
           continue;
         }
+        if (value instanceof ConfigObject unknownSection && !unknownSection.isEmpty()) {
+          // report the leaves: "servce.http_port" finds "service.http_port"
+          check(unknownSection, path, origin, problems);
+          continue;
+        }
         problems.add(new ConfigProblem(path, unknownMessage(origin, path)));
       }
     }

@@ -17,6 +17,12 @@ public record LoadedConfig(Config resolved, ConfigSchema schema) {
     Objects.requireNonNull(schema, "schema");
   }
 
+  /** Never renders values: the resolved tree holds secrets (invariant 8). */
+  @Override
+  public String toString() {
+    return "LoadedConfig[" + schema.keys().size() + " known keys]";
+  }
+
   /** A fresh reader with an empty problem list. */
   public ConfigReader reader() {
     return ConfigReader.of(resolved);

@@ -1,7 +1,7 @@
 package io.sf2loki.config;
 
 import io.sf2loki.loki.LokiSinkConfig;
-import io.sf2loki.registry.ProviderRegistry;
+import io.sf2loki.registry.Providers;
 import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.SourceProvider;
@@ -57,26 +57,34 @@ public record Sf2LokiConfig(
    * @throws ConfigInvalidException with every problem found, each with its key path
    */
   public static Sf2LokiConfig bind(LoadedConfig loaded, ClassLoader classLoader) {
+    return bind(loaded, Providers.discover(classLoader));
+  }
+
+  /**
+   * Binds every section and resolves the store, coordinator and sources through {@code providers}.
+   *
+   * @throws ConfigInvalidException with every problem found, each with its key path
+   */
+  public static Sf2LokiConfig bind(LoadedConfig loaded, Providers providers) {
     ConfigReader root = loaded.reader();
     SalesforceConfig salesforce = SalesforceConfig.bind(root.section("salesforce"));
     LokiSinkConfig loki = LokiSinkConfig.bind(root.section("sink.loki"));
     ServiceConfig service = ServiceConfig.bind(root.section("service"));
 
     ConfigReader state = root.section("state");
-    Optional<CheckpointStoreProvider> storeProvider =
-        ProviderRegistry.stores(classLoader).select(state, "store");
+    Optional<CheckpointStoreProvider> storeProvider = providers.stores().select(state, "store");
     CheckpointStoreProvider.Factory store =
         storeProvider.map(p -> p.configure(state.section(p.type()))).orElse(null);
 
     ConfigReader coordinate = root.section("coordinate");
     Optional<CoordinatorProvider> coordinatorProvider =
-        ProviderRegistry.coordinators(classLoader).select(coordinate, "type");
+        providers.coordinators().select(coordinate, "type");
     CoordinatorProvider.Factory coordinator =
         coordinatorProvider.map(p -> p.configure(coordinate.section(p.type()))).orElse(null);
 
     Map<String, SourceProvider.Factory> sources = new LinkedHashMap<>();
     ConfigReader sourcesSection = root.section("sources");
-    for (SourceProvider provider : ProviderRegistry.sources(classLoader).all()) {
+    for (SourceProvider provider : providers.sources().all()) {
       ConfigReader section = sourcesSection.section(provider.type());
       if (section.isSet("enabled") && section.bool("enabled")) {
         sources.put(provider.type(), provider.configure(section));
