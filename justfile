@@ -17,3 +17,7 @@ fmt:
 # Remove build output.
 clean:
     {{mvn}} clean
+
+# Regenerate the committed configuration reference from the modules' reference.conf.
+docs: build
+    java -jar sf2loki-cli/target/sf2loki-cli.jar config reference > docs/configuration.md

@@ -1,0 +1,15 @@
+package io.sf2loki.daemon;
+
+import io.sf2loki.config.Sf2LokiConfig;
+
+/** Runs the service for a validated configuration and returns the process exit code. */
+@FunctionalInterface
+interface DaemonRunner {
+
+  /**
+   * Runs until stopped.
+   *
+   * @return 0 after a graceful stop or a finished finite run; 1 after a failure
+   */
+  int run(Sf2LokiConfig config) throws Exception;
+}
