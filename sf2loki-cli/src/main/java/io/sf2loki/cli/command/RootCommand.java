@@ -11,7 +11,7 @@ import picocli.CommandLine.Mixin;
     mixinStandardHelpOptions = true,
     versionProvider = RootCommand.Version.class,
     description = "Operate sf2loki: validate and document config, inspect and repair state.",
-    subcommands = {ConfigCommand.class},
+    subcommands = {ConfigCommand.class, StateCommand.class, LeaseCommand.class},
     synopsisSubcommandLabel = "COMMAND")
 public final class RootCommand {
 

@@ -1,0 +1,233 @@
+package io.sf2loki.cli.command;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.StoreLockedException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code state show|set|delete|export|import}: inspect and repair checkpoints. */
+@Command(
+    name = "state",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Inspect and repair checkpoints. Under a lease coordinator every state command refuses"
+          + " unless --force: stop the leader and the standby first.",
+    },
+    synopsisSubcommandLabel = "(show | set | delete | export | import)")
+public final class StateCommand {
+
+  static final String RESERVED = CheckpointToken.RESERVED_EPOCH_KEY;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Mixin GlobalOptions global;
+
+  private final Clock clock = Clock.systemUTC();
+
+  @Command(
+      name = "show",
+      mixinStandardHelpOptions = true,
+      description = "Print checkpoints, sorted by key.")
+  int show(
+      @Mixin GlobalOptions options,
+      @Option(names = "--key", paramLabel = "GLOB", description = "Only keys matching this glob.")
+          String glob,
+      @Option(names = "--json", description = "Print JSON.") boolean json,
+      @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
+    Map<String, String> document = withStore(options, "show", force, CheckpointStore::loadAll);
+    new StatePrinter(options.environment().out()).show(document, glob, json);
+    return 0;
+  }
+
+  @Command(
+      name = "set",
+      mixinStandardHelpOptions = true,
+      description = "Set one checkpoint in one conditional write.")
+  int set(
+      @Mixin GlobalOptions options,
+      @Parameters(index = "0", paramLabel = "KEY") String key,
+      @Parameters(index = "1", paramLabel = "VALUE") String value,
+      @Option(names = "--force", description = "Bypass the guards and namespace checks.")
+          boolean force) {
+    if (RESERVED.equals(key)) {
+      requireForceForReserved("set", force);
+      if (!value.matches("\\d{1,18}")) {
+        throw new CommandFailedException(
+            "'" + RESERVED + "' must be a non-negative integer (got '" + value + "')");
+      }
+    } else {
+      CheckpointValues.problem(key, value, force)
+          .ifPresent(
+              p -> {
+                throw new CommandFailedException("refusing to set '" + key + "': " + p);
+              });
+    }
+    withStore(
+        options,
+        "set",
+        force,
+        store -> {
+          store.commit(Map.of(key, value), Fence.NONE);
+          return null;
+        });
+    options.environment().out().println("sf2loki: set " + key + " = " + value);
+    return 0;
+  }
+
+  @Command(
+      name = "delete",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Delete one checkpoint: its source restarts from its preset/lookback.",
+        "Deleting a pubsub:* key creates a real gap, or a replay from the preset."
+      })
+  int delete(
+      @Mixin GlobalOptions options,
+      @Parameters(index = "0", paramLabel = "KEY") String key,
+      @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
+    if (RESERVED.equals(key)) {
+      requireForceForReserved("delete", force);
+    }
+    boolean existed =
+        withStore(
+            options,
+            "delete",
+            force,
+            store -> {
+              boolean present = store.load(key).isPresent();
+              if (present) {
+                store.delete(Set.of(key), Fence.NONE);
+              }
+              return present;
+            });
+    PrintWriter out = options.environment().out();
+    out.println(
+        existed
+            ? "sf2loki: deleted " + key + " (its source restarts from preset/lookback on next run)"
+            : "sf2loki: nothing deleted: no checkpoint named " + key);
+    return 0;
+  }
+
+  @Command(
+      name = "export",
+      mixinStandardHelpOptions = true,
+      description = "Write the whole checkpoint document (fence epoch included) as JSON.")
+  int export(
+      @Mixin GlobalOptions options,
+      @Option(
+              names = "--output",
+              paramLabel = "FILE",
+              description = "File to write (default: stdout).")
+          Path output,
+      @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force)
+      throws IOException {
+    Map<String, String> document = withStore(options, "export", force, CheckpointStore::loadAll);
+    String json = JSON.writeValueAsString(new TreeMap<>(document));
+    if (output == null) {
+      options.environment().out().println(json);
+    } else {
+      Files.writeString(output, json + "\n", StandardCharsets.UTF_8);
+      options
+          .environment()
+          .out()
+          .println("sf2loki: exported " + document.size() + " key(s) to " + output);
+    }
+    return 0;
+  }
+
+  @Command(
+      name = "import",
+      mixinStandardHelpOptions = true,
+      description = "Load a document written by 'state export' into the configured store.")
+  int importDocument(
+      @Mixin GlobalOptions options,
+      @Parameters(index = "0", paramLabel = "FILE") Path file,
+      @Option(names = "--replace", description = "Replace a non-empty target document.")
+          boolean replace,
+      @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
+    Map<String, String> imported = ExportedDocument.read(file);
+    int written =
+        withStore(
+            options,
+            "import",
+            force,
+            store -> {
+              Map<String, String> existing = store.loadAll();
+              if (!existing.isEmpty() && !replace) {
+                throw new CommandFailedException(
+                    "refusing to import into "
+                        + store.location()
+                        + ": it already holds "
+                        + existing.size()
+                        + " key(s); pass --replace to overwrite it");
+              }
+              store.commit(imported, Fence.NONE);
+              Set<String> stale = new java.util.HashSet<>(existing.keySet());
+              stale.removeAll(imported.keySet());
+              if (!stale.isEmpty()) {
+                store.delete(stale, Fence.NONE);
+              }
+              return imported.size();
+            });
+    options.environment().out().println("sf2loki: imported " + written + " key(s) from " + file);
+    return 0;
+  }
+
+  private static void requireForceForReserved(String verb, boolean force) {
+    if (!force) {
+      throw new CommandFailedException(
+          "'"
+              + RESERVED
+              + "' is a reserved internal key; refusing to "
+              + verb
+              + " it (with --force, set writes it: the recovery path for a poisoned fence epoch)");
+    }
+  }
+
+  private <T> T withStore(
+      GlobalOptions options,
+      String command,
+      boolean force,
+      Function<CheckpointStore, T> operation) {
+    Sf2LokiConfig config = options.bindConfig();
+    new RunningDaemonGuard(clock).check(config, command, force);
+    try (CheckpointStore store = StoreSession.open(config, force, clock)) {
+      return operation.apply(store);
+    } catch (StoreLockedException e) {
+      throw new CommandFailedException(
+          e.getMessage()
+              + "\nRefusing to touch the state while another sf2loki instance holds its lock. Stop"
+              + " the running daemon first, or pass --force.",
+          e);
+    }
+  }
+
+  static ObjectNode jsonObject() {
+    return JSON.createObjectNode();
+  }
+
+  static String render(Object value) {
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot render JSON", e);
+    }
+  }
+}
