@@ -1,0 +1,99 @@
+package io.sf2loki.daemon.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sf2loki.engine.EngineStatus;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class HealthServerTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+  private final AtomicReference<EngineStatus> status =
+      new AtomicReference<>(new EngineStatus.Starting());
+  private final HttpClient http = HttpClient.newHttpClient();
+  private HealthServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    Readiness readiness =
+        new Readiness(status::get, Duration.ofMinutes(15), Clock.fixed(NOW, ZoneOffset.UTC));
+    server = HealthServer.start("127.0.0.1", 0, readiness, () -> "sf2loki_leader 1.0\n");
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void livenessIsAlwaysOk() throws Exception {
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+    assertThat(get("/healthz").body()).isEqualTo("ok\n");
+  }
+
+  @Test
+  void startingIsNotReady() throws Exception {
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).isEqualTo("not ready\n");
+  }
+
+  @Test
+  void standbyIsUnreadyWithReasonStandby() throws Exception {
+    status.set(new EngineStatus.Standby());
+    assertThat(get("/readyz").statusCode()).isEqualTo(503);
+    assertThat(get("/readyz").body()).isEqualTo("standby\n");
+  }
+
+  @Test
+  void healthyLeaderIsReady() throws Exception {
+    status.set(new EngineStatus.Leading(3, Optional.empty()));
+    assertThat(get("/readyz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void leaderWhosePushesFailedLongerThanTheLimitIsDegraded() throws Exception {
+    status.set(new EngineStatus.Leading(3, Optional.of(NOW.minus(Duration.ofMinutes(17)))));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).isEqualTo("degraded: loki pushes failing for 17m\n");
+  }
+
+  @Test
+  void briefPushFailuresKeepTheLeaderReady() throws Exception {
+    status.set(new EngineStatus.Leading(3, Optional.of(NOW.minus(Duration.ofMinutes(2)))));
+    assertThat(get("/readyz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void metricsServePrometheusText() throws Exception {
+    HttpResponse<String> r = get("/metrics");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+    assertThat(r.body()).contains("sf2loki_leader 1.0");
+  }
+
+  @Test
+  void unknownPathIsNotFound() throws Exception {
+    assertThat(get("/nope").statusCode()).isEqualTo(404);
+  }
+}
