@@ -1,0 +1,205 @@
+package io.sf2loki.coordinate.filelease;
+
+import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
+import io.sf2loki.coordinate.internal.EpochRule;
+import io.sf2loki.coordinate.internal.LeaseTerm;
+import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.StopSignal;
+import io.sf2loki.spi.Ticker;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leader election through a lease file on shared storage (operations §2.3). The last rename wins,
+ * so a claim is verified by re-reading after a pause; renewals act only on what was confirmed: a
+ * read error is "unknown", never "absent" and never "still mine".
+ *
+ * <p>Wall-clock expiry is compared across hosts (NTP required; ttl must exceed the worst skew);
+ * local durations use the injected {@link Ticker}. Run on one thread; see {@link
+ * AbstractLeaseCoordinator} for the lifecycle.
+ */
+public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FileLeaseCoordinator.class);
+
+  private final FileLeaseStorage storage;
+  private final String holder;
+  private final Duration ttl;
+  private final Duration renewInterval;
+  private final Duration verifyPause;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final EpochRule epochs;
+  private long lastGoodNanos;
+
+  /**
+   * @param storage the lease document
+   * @param holder this contender's unique identity
+   * @param config timings
+   * @param environment clock, ticker and the store's epoch floor
+   * @param sleeper how to wait between operations
+   */
+  public FileLeaseCoordinator(
+      FileLeaseStorage storage,
+      String holder,
+      FileLeaseConfig config,
+      CoordinatorEnvironment environment,
+      Sleeper sleeper) {
+    super(config.renewInterval(), sleeper);
+    this.storage = Objects.requireNonNull(storage, "storage");
+    this.holder = Objects.requireNonNull(holder, "holder");
+    this.ttl = config.ttl();
+    this.renewInterval = config.renewInterval();
+    this.verifyPause = config.verifyPause();
+    this.clock = environment.clock();
+    this.ticker = environment.ticker();
+    this.epochs = new EpochRule(environment.epochFloor(), storage.location());
+  }
+
+  @Override
+  public String location() {
+    return storage.location();
+  }
+
+  @Override
+  public String holder() {
+    return holder;
+  }
+
+  @Override
+  protected Optional<LeaseTerm> campaign(StopSignal stop) throws InterruptedException {
+    while (!stop.isStopRequested()) {
+      LeaseRead read = storage.read();
+      if (read instanceof LeaseRead.Unknown u) {
+        LOG.warn("cannot read file lease; backing off without contesting: {}", u.detail());
+      } else if (read instanceof LeaseRead.Present p
+          && !p.document().isExpiredAt(clock.instant())) {
+        LOG.debug("file lease {} is held by {}", location(), p.document().holder());
+      } else {
+        Optional<LeaseTerm> won = claim(read, stop);
+        if (won.isPresent() || stop.isStopRequested()) {
+          return won;
+        }
+        if (pause(verifyPause, stop)) {
+          return Optional.empty();
+        }
+        continue;
+      }
+      if (pause(renewInterval, stop)) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Writes a claim over a claimable lease, waits the verify pause and re-reads it. */
+  private Optional<LeaseTerm> claim(LeaseRead seen, StopSignal stop) throws InterruptedException {
+    long epoch = epochs.next(seen.epoch());
+    long start = ticker.nanoTime();
+    FileLeaseDocument mine = new FileLeaseDocument(holder, clock.instant().plus(ttl), epoch);
+    try {
+      storage.write(mine);
+    } catch (IOException e) {
+      LOG.warn("cannot write file lease {}; retrying: {}", location(), e.toString());
+      return Optional.empty();
+    }
+    boolean stopping = pause(verifyPause, stop);
+    LeaseRead check = storage.read();
+    boolean won =
+        check instanceof LeaseRead.Present p
+            && p.document().holder().equals(holder)
+            && p.document().epoch() == epoch
+            && !p.document().isExpiredAt(clock.instant());
+    if (!won) {
+      LOG.info("lost file-lease race for {}; backing off", location());
+      return Optional.empty();
+    }
+    LeaseTerm term = new LeaseTerm(holder, epoch, ticker, start + ttl.toNanos());
+    if (stopping) {
+      release(term);
+      return Optional.empty();
+    }
+    lastGoodNanos = start;
+    return Optional.of(term);
+  }
+
+  @Override
+  protected Optional<String> renew(LeaseTerm term, StopSignal stop) throws InterruptedException {
+    LeaseRead read = storage.read();
+    if (!(read instanceof LeaseRead.Present)) {
+      pause(verifyPause, stop);
+      read = storage.read();
+    }
+    if (read instanceof LeaseRead.Present p) {
+      FileLeaseDocument doc = p.document();
+      if (!doc.holder().equals(holder)) {
+        return Optional.of("taken over by another holder (" + doc.holder() + ")");
+      }
+      if (doc.epoch() > term.epoch()) {
+        return Optional.of("taken over at a higher epoch (" + doc.epoch() + ")");
+      }
+      if (doc.isExpiredAt(clock.instant())) {
+        return Optional.of("our lease expired before it was renewed (paused?)");
+      }
+      return write(term);
+    }
+    if (read instanceof LeaseRead.Absent) {
+      LOG.warn("file lease {} disappeared while held; rewriting it", location());
+      return write(term);
+    }
+    String detail =
+        read instanceof LeaseRead.Unknown u ? u.detail() : ((LeaseRead.Corrupt) read).detail();
+    if (sinceLastGood().compareTo(ttl) >= 0) {
+      return Optional.of("ownership unconfirmed for a whole ttl (" + detail + ")");
+    }
+    LOG.warn("cannot confirm file lease {} ({}); will retry", location(), detail);
+    return Optional.empty();
+  }
+
+  private Optional<String> write(LeaseTerm term) {
+    if (term.hasLapsed()) {
+      return Optional.of("lease lapsed before it could be renewed (paused past the ttl?)");
+    }
+    long start = ticker.nanoTime();
+    try {
+      storage.write(new FileLeaseDocument(holder, clock.instant().plus(ttl), term.epoch()));
+    } catch (IOException e) {
+      if (sinceLastGood().compareTo(ttl) >= 0) {
+        return Optional.of("renewal failing past ttl (" + e + ")");
+      }
+      LOG.warn("cannot renew file lease {}; will retry: {}", location(), e.toString());
+      return Optional.empty();
+    }
+    // Never revive a lapsed term: a standby may have claimed the lease during our write.
+    if (!term.extendUntil(start + ttl.toNanos())) {
+      return Optional.of("lease lapsed while it was being renewed (paused past the ttl?)");
+    }
+    lastGoodNanos = start;
+    return Optional.empty();
+  }
+
+  private Duration sinceLastGood() {
+    return Duration.ofNanos(ticker.nanoTime() - lastGoodNanos);
+  }
+
+  @Override
+  protected void release(LeaseTerm term) {
+    LeaseRead read = storage.read();
+    if (read instanceof LeaseRead.Present p
+        && p.document().holder().equals(holder)
+        && p.document().epoch() == term.epoch()) {
+      try {
+        storage.write(new FileLeaseDocument(holder, clock.instant(), term.epoch()));
+      } catch (IOException e) {
+        LOG.warn(
+            "cannot release file lease {}; it expires by itself: {}", location(), e.toString());
+      }
+    }
+  }
+}

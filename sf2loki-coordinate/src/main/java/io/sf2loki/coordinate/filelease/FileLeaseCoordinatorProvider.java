@@ -1,0 +1,42 @@
+package io.sf2loki.coordinate.filelease;
+
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.coordinate.internal.HolderIds;
+import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.LeaseInspector;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Optional;
+
+/** Provides the {@code file_lease} coordinator. */
+public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
+
+  @Override
+  public String type() {
+    return FileLeaseInspector.TYPE;
+  }
+
+  @Override
+  public Factory configure(ConfigReader section) {
+    FileLeaseConfig config = FileLeaseConfig.bind(section);
+    return new Factory() {
+      @Override
+      public Coordinator create(CoordinatorEnvironment environment) {
+        String holder =
+            config
+                .holderId()
+                .orElseGet(() -> HolderIds.hostPidRandom(System.getenv(), new SecureRandom()));
+        return new FileLeaseCoordinator(
+            new FileLeaseFile(config.path()), holder, config, environment, Sleeper.REAL);
+      }
+
+      @Override
+      public Optional<LeaseInspector> inspector() {
+        return Optional.of(new FileLeaseInspector(config.path(), Clock.systemUTC()));
+      }
+    };
+  }
+}

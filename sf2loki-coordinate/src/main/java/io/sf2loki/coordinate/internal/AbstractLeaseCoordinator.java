@@ -1,0 +1,143 @@
+package io.sf2loki.coordinate.internal;
+
+import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.LeadershipListener;
+import io.sf2loki.spi.StopSignal;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The election lifecycle both lease coordinators share; a backend supplies only {@link #campaign},
+ * {@link #renew} and {@link #release}.
+ *
+ * <p>Lifecycle: {@code run} may be called once. Listener calls strictly alternate and happen on the
+ * calling thread, never under a lock. A term is revoked ({@code isCurrent() == false}) before its
+ * {@code onLose} when leadership is lost; on a graceful stop {@code onLose} runs while the term is
+ * still current (the final drain commits while holding the lease, invariant 3) and the lease is
+ * released only after it returned.
+ */
+public abstract class AbstractLeaseCoordinator implements Coordinator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AbstractLeaseCoordinator.class);
+
+  private enum State {
+    NEW,
+    RUNNING,
+    FINISHED,
+    CLOSED
+  }
+
+  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final Duration renewInterval;
+  private final Sleeper sleeper;
+
+  protected AbstractLeaseCoordinator(Duration renewInterval, Sleeper sleeper) {
+    this.renewInterval = Objects.requireNonNull(renewInterval, "renewInterval");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+  }
+
+  /** The lease's path or {@code namespace/name}. */
+  public abstract String location();
+
+  /** This contender's identity. */
+  public abstract String holder();
+
+  /**
+   * Campaigns until the lease is won or {@code stop} fires.
+   *
+   * @return the won term, or empty when stopped
+   */
+  protected abstract Optional<LeaseTerm> campaign(StopSignal stop) throws InterruptedException;
+
+  /**
+   * One renewal. On success the backend extends the term ({@link LeaseTerm#extendUntil}).
+   *
+   * @return why leadership was lost, or empty to keep it
+   */
+  protected abstract Optional<String> renew(LeaseTerm term, StopSignal stop)
+      throws InterruptedException;
+
+  /** Gives the lease up so a standby takes over at once; best effort, never throws. */
+  protected abstract void release(LeaseTerm term);
+
+  /** Waits {@code d}; true when stop was requested. */
+  protected final boolean pause(Duration d, StopSignal stop) throws InterruptedException {
+    return sleeper.sleep(d, stop);
+  }
+
+  @Override
+  public final void run(LeadershipListener listener, StopSignal stop) throws InterruptedException {
+    Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(stop, "stop");
+    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+      throw new IllegalStateException(
+          "coordinator for " + location() + " is " + state.get() + "; run may be called once");
+    }
+    try {
+      while (!stop.isStopRequested()) {
+        Optional<LeaseTerm> won = campaign(stop);
+        if (won.isEmpty() || lead(won.get(), listener, stop)) {
+          return;
+        }
+      }
+    } finally {
+      state.compareAndSet(State.RUNNING, State.FINISHED);
+    }
+  }
+
+  /** Leads one term; returns true when stopped, false when leadership was lost. */
+  private boolean lead(LeaseTerm term, LeadershipListener listener, StopSignal stop)
+      throws InterruptedException {
+    LOG.info("acquired lease {} as {} with epoch {}", location(), holder(), term.epoch());
+    Optional<String> lost;
+    try {
+      listener.onAcquire(term);
+      lost = hold(term, stop);
+    } catch (InterruptedException | RuntimeException e) {
+      term.revoke();
+      try {
+        listener.onLose(term);
+      } finally {
+        release(term);
+      }
+      throw e;
+    }
+    if (lost.isPresent()) {
+      term.revoke();
+      LOG.warn("lost lease {} (epoch {}): {}; standing by", location(), term.epoch(), lost.get());
+      listener.onLose(term);
+      return false;
+    }
+    try {
+      listener.onLose(term);
+    } finally {
+      term.revoke();
+      release(term);
+      LOG.info("released lease {} (epoch {})", location(), term.epoch());
+    }
+    return true;
+  }
+
+  /**
+   * Renews every renew interval. On stop, renews once more so that the final drain has a whole
+   * lease duration.
+   */
+  private Optional<String> hold(LeaseTerm term, StopSignal stop) throws InterruptedException {
+    while (true) {
+      boolean stopping = pause(renewInterval, stop);
+      Optional<String> lost = renew(term, stop);
+      if (lost.isPresent() || stopping) {
+        return lost;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    state.set(State.CLOSED);
+  }
+}

@@ -1,0 +1,220 @@
+package io.sf2loki.coordinate.k8s;
+
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
+import io.sf2loki.coordinate.internal.EpochRule;
+import io.sf2loki.coordinate.internal.LeaseTerm;
+import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.StopSignal;
+import io.sf2loki.spi.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leader election through a {@code coordination.k8s.io/v1} Lease (operations §2.4).
+ *
+ * <p>Staleness follows client-go's observedTime pattern on our <em>monotonic</em> clock: a Lease is
+ * claimable once its resourceVersion has not changed for the Lease's own {@code
+ * leaseDurationSeconds} since we first saw it; another host's {@code renewTime} is never compared
+ * with our wall clock. Every write is a replace with the resourceVersion that was read (CAS); a 409
+ * or 404 while holding means surrender now. Run on one thread.
+ */
+public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(K8sLeaseCoordinator.class);
+
+  private final CoordinationV1Api api;
+  private final K8sLeaseConfig config;
+  private final String identity;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final EpochRule epochs;
+  private String observedVersion = "";
+  private long observedAtNanos;
+  private V1Lease cached;
+  private long lastGoodNanos;
+
+  public K8sLeaseCoordinator(
+      CoordinationV1Api api,
+      String identity,
+      K8sLeaseConfig config,
+      CoordinatorEnvironment environment,
+      Sleeper sleeper) {
+    super(config.renewInterval(), sleeper);
+    this.api = Objects.requireNonNull(api, "api");
+    this.identity = Objects.requireNonNull(identity, "identity");
+    this.config = config;
+    this.clock = environment.clock();
+    this.ticker = environment.ticker();
+    this.epochs = new EpochRule(environment.epochFloor(), config.location());
+  }
+
+  @Override
+  public String location() {
+    return config.location();
+  }
+
+  @Override
+  public String holder() {
+    return identity;
+  }
+
+  @Override
+  protected Optional<LeaseTerm> campaign(StopSignal stop) throws InterruptedException {
+    while (!stop.isStopRequested()) {
+      Optional<LeaseTerm> won = attempt();
+      if (won.isPresent()) {
+        return won;
+      }
+      if (pause(config.renewInterval(), stop)) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<LeaseTerm> attempt() {
+    V1Lease lease;
+    try {
+      lease = api.readNamespacedLease(config.name(), config.namespace()).execute();
+    } catch (ApiException e) {
+      if (e.getCode() != 404) {
+        // Treated as absent: the create's 409 reveals a Lease we could not read.
+        LOG.warn("cannot read lease {} ({}); trying to create it", location(), describe(e));
+      }
+      return write(null, epochs.next(0));
+    }
+    if (!claimable(lease)) {
+      return Optional.empty();
+    }
+    return write(lease, epochs.next(LeaseBodies.epoch(lease)));
+  }
+
+  /** Creates ({@code read == null}) or takes over the Lease; a 409 is a lost race. */
+  private Optional<LeaseTerm> write(V1Lease read, long epoch) {
+    long start = ticker.nanoTime();
+    try {
+      V1Lease written =
+          read == null
+              ? api.createNamespacedLease(
+                      config.namespace(),
+                      LeaseBodies.create(config, identity, epoch, clock.instant()))
+                  .execute()
+              : api.replaceNamespacedLease(
+                      config.name(),
+                      config.namespace(),
+                      LeaseBodies.takeOver(read, config, identity, epoch, clock.instant()))
+                  .execute();
+      cached = written;
+      lastGoodNanos = start;
+      return Optional.of(
+          new LeaseTerm(identity, epoch, ticker, start + config.leaseDuration().toNanos()));
+    } catch (ApiException e) {
+      if (e.getCode() == 409) {
+        LOG.info(
+            "lost k8s-lease {} race for {}; backing off",
+            read == null ? "create" : "replace",
+            location());
+      } else {
+        LOG.warn("cannot write lease {} ({}); retrying", location(), describe(e));
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** observedTime staleness on our monotonic clock, against the Lease's own duration. */
+  private boolean claimable(V1Lease lease) {
+    String version = LeaseBodies.resourceVersion(lease);
+    long now = ticker.nanoTime();
+    if (!version.equals(observedVersion)) {
+      observedVersion = version;
+      observedAtNanos = now;
+    }
+    OptionalLong duration = LeaseBodies.durationSeconds(lease);
+    if (LeaseBodies.holder(lease).isEmpty()
+        || LeaseBodies.renewTime(lease).isEmpty()
+        || duration.isEmpty()) {
+      return true;
+    }
+    return now - observedAtNanos >= Duration.ofSeconds(duration.getAsLong()).toNanos();
+  }
+
+  @Override
+  protected Optional<String> renew(LeaseTerm term, StopSignal stop) {
+    V1Lease current = cached;
+    try {
+      current = api.readNamespacedLease(config.name(), config.namespace()).execute();
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return Optional.of("lease disappeared (deleted)");
+      }
+      LOG.warn("cannot read lease {} ({}); renewing the cached version", location(), describe(e));
+    }
+    if (!LeaseBodies.holder(current).equals(identity)) {
+      return Optional.of("taken over by another holder (" + LeaseBodies.holder(current) + ")");
+    }
+    if (LeaseBodies.epoch(current) > term.epoch()) {
+      return Optional.of("taken over at a higher epoch (" + LeaseBodies.epoch(current) + ")");
+    }
+    if (term.hasLapsed()) {
+      return Optional.of("lease lapsed before it could be renewed (paused past lease_duration?)");
+    }
+    long start = ticker.nanoTime();
+    try {
+      cached =
+          api.replaceNamespacedLease(
+                  config.name(),
+                  config.namespace(),
+                  LeaseBodies.renewed(current, config, clock.instant()))
+              .execute();
+    } catch (ApiException e) {
+      return renewFailed(e);
+    }
+    if (!term.extendUntil(start + config.leaseDuration().toNanos())) {
+      return Optional.of("lease lapsed while it was being renewed");
+    }
+    lastGoodNanos = start;
+    return Optional.empty();
+  }
+
+  private Optional<String> renewFailed(ApiException e) {
+    if (e.getCode() == 409) {
+      return Optional.of("renewal lost the CAS");
+    }
+    if (e.getCode() == 404) {
+      return Optional.of("lease disappeared (deleted)");
+    }
+    if (ticker.nanoTime() - lastGoodNanos >= config.leaseDuration().toNanos()) {
+      return Optional.of("renewal failing past lease_duration (" + describe(e) + ")");
+    }
+    LOG.warn("cannot renew lease {} ({}); will retry", location(), describe(e));
+    return Optional.empty();
+  }
+
+  @Override
+  protected void release(LeaseTerm term) {
+    try {
+      V1Lease current = api.readNamespacedLease(config.name(), config.namespace()).execute();
+      if (LeaseBodies.holder(current).equals(identity)
+          && LeaseBodies.epoch(current) == term.epoch()) {
+        api.replaceNamespacedLease(
+                config.name(), config.namespace(), LeaseBodies.released(current, clock.instant()))
+            .execute();
+      }
+    } catch (ApiException e) {
+      LOG.warn("cannot release lease {} ({}); it expires by itself", location(), describe(e));
+    }
+  }
+
+  static String describe(ApiException e) {
+    return e.getCode() == 0 ? "transport: " + e.getMessage() : "HTTP " + e.getCode();
+  }
+}

@@ -1,0 +1,78 @@
+package io.sf2loki.coordinate.k8s;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.coordinate.internal.HolderIds;
+import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.LeaseInspector;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.Optional;
+
+/** Provides the {@code k8s_lease} coordinator. */
+public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
+
+  @Override
+  public String type() {
+    return K8sLeaseInspector.TYPE;
+  }
+
+  @Override
+  public Factory configure(ConfigReader section) {
+    K8sLeaseConfig config = K8sLeaseConfig.bind(section);
+    return new Factory() {
+      @Override
+      public Coordinator create(CoordinatorEnvironment environment) {
+        String identity = config.identity().orElseGet(() -> HolderIds.podName(System.getenv()));
+        return new K8sLeaseCoordinator(api(config), identity, config, environment, Sleeper.REAL);
+      }
+
+      @Override
+      public Optional<LeaseInspector> inspector() {
+        return Optional.of(new K8sLeaseInspector(() -> api(config), config, Clock.systemUTC()));
+      }
+    };
+  }
+
+  /**
+   * A client from the kubeconfig file, else the in-cluster service account.
+   *
+   * @throws UncheckedIOException the credentials cannot be read
+   */
+  static CoordinationV1Api api(K8sLeaseConfig config) {
+    try {
+      ApiClient client;
+      if (config.kubeconfig().isPresent()) {
+        try (Reader reader =
+            Files.newBufferedReader(config.kubeconfig().get(), StandardCharsets.UTF_8)) {
+          client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).build();
+        }
+      } else {
+        client = ClientBuilder.cluster().build();
+      }
+      int timeout = (int) Math.min(Integer.MAX_VALUE, config.renewInterval().toMillis());
+      client.setConnectTimeout(timeout);
+      client.setReadTimeout(timeout);
+      client.setWriteTimeout(timeout);
+      return new CoordinationV1Api(client);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot load Kubernetes credentials for lease "
+              + config.location()
+              + (config.kubeconfig().isPresent()
+                  ? " from " + config.kubeconfig().get()
+                  : " (in-cluster service account)"),
+          e);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package io.sf2loki.coordinate.noop;
+
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.coordinate.internal.HolderIds;
+import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.LeaseInspector;
+import java.util.Optional;
+
+/** Provides the {@code noop} coordinator; it has no configuration keys and no lease to inspect. */
+public final class NoopCoordinatorProvider implements CoordinatorProvider {
+
+  @Override
+  public String type() {
+    return "noop";
+  }
+
+  @Override
+  public Factory configure(ConfigReader section) {
+    return new Factory() {
+      @Override
+      public Coordinator create(CoordinatorEnvironment environment) {
+        return new NoopCoordinator(HolderIds.podName(System.getenv()));
+      }
+
+      @Override
+      public Optional<LeaseInspector> inspector() {
+        return Optional.empty();
+      }
+    };
+  }
+}

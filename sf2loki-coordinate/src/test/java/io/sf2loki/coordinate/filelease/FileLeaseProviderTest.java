@@ -1,0 +1,82 @@
+package io.sf2loki.coordinate.filelease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.ConfigProblem;
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.registry.ProviderRegistry;
+import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.LeaseInfo;
+import io.sf2loki.spi.LeaseInspector;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Binding of coordinate.file_lease, provider discovery and the lease inspector. */
+class FileLeaseProviderTest {
+
+  private static ConfigReader section(String hocon) {
+    ConfigLoader loader = new ConfigLoader(FileLeaseProviderTest.class.getClassLoader(), Map.of());
+    return loader.loadString(hocon).reader().section("coordinate.file_lease");
+  }
+
+  @Test
+  void defaultsBindFromReferenceConf() {
+    FileLeaseConfig config = FileLeaseConfig.bind(section(""));
+
+    assertThat(config.path()).isEqualTo(Path.of("/var/lib/sf2loki/leader.lease"));
+    assertThat(config.ttl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.renewInterval()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.holderId()).isEmpty();
+    assertThat(config.verifyPause()).isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void renewIntervalMustBeLessThanHalfTheTtl() {
+    ConfigReader r = section("coordinate.file_lease { renew_interval = 20s, ttl = 30s }");
+
+    FileLeaseConfig.bind(r);
+
+    assertThat(r.problems())
+        .extracting(ConfigProblem::message)
+        .singleElement()
+        .asString()
+        .startsWith(
+            "coordinate.file_lease.renew_interval (20s) must be less than half of ttl (30s)");
+  }
+
+  @Test
+  void providersAreDiscoveredByType() {
+    assertThat(ProviderRegistry.coordinators(getClass().getClassLoader()).types())
+        .contains("noop", "file_lease");
+  }
+
+  @Test
+  void inspectorReportsHolderExpiryAndEpochWithoutJoining(@TempDir Path dir) throws Exception {
+    Path lease = dir.resolve("leader.lease");
+    Instant now = Instant.parse("2026-01-01T12:00:00Z");
+    ConfigReader r = section("coordinate.file_lease.path = \"" + lease + "\"");
+    CoordinatorProvider.Factory factory = new FileLeaseCoordinatorProvider().configure(r);
+    assertThat(factory.inspector()).isPresent();
+    LeaseInspector inspector = new FileLeaseInspector(lease, Clock.fixed(now, ZoneOffset.UTC));
+
+    assertThat(inspector.inspect().state()).isEqualTo(LeaseInfo.State.ABSENT);
+    new FileLeaseFile(lease).write(new FileLeaseDocument("a", now.plusSeconds(5), 4));
+    LeaseInfo held = inspector.inspect();
+    assertThat(held.state()).isEqualTo(LeaseInfo.State.HELD);
+    assertThat(held.holder()).contains("a");
+    assertThat(held.epoch()).hasValue(4);
+    assertThat(held.expires()).contains(now.plusSeconds(5));
+    new FileLeaseFile(lease).write(new FileLeaseDocument("a", now, 4));
+    assertThat(inspector.inspect().state()).isEqualTo(LeaseInfo.State.EXPIRED);
+    Files.writeString(lease, "garbage");
+    assertThat(inspector.inspect().state()).isEqualTo(LeaseInfo.State.UNREADABLE);
+  }
+}

@@ -1,0 +1,223 @@
+package io.sf2loki.coordinate.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.sf2loki.coordinate.support.Contender;
+import io.sf2loki.coordinate.support.Fences;
+import io.sf2loki.coordinate.support.FencingMemoryStore;
+import io.sf2loki.coordinate.support.InMemoryEpochFloor;
+import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.LeaseInfo;
+import io.sf2loki.spi.Term;
+import io.sf2loki.spi.testing.RecordingLeadershipListener.Kind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** k8s_lease against the fabric8 CRUD mock API server, on simulated time. */
+class K8sLeaseCoordinatorIT {
+
+  private static final Duration STEP = Duration.ofMillis(500);
+  K8sLeaseFixture fx;
+  final List<Contender> running = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    fx = new K8sLeaseFixture();
+    fx.time.join();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    fx.time.leave();
+    for (Contender c : running) {
+      c.stop();
+    }
+    fx.close();
+  }
+
+  private Contender start(String id, Optional<EpochFloor> floor) throws Exception {
+    Contender c = Contender.start(fx.time, id, fx.coordinator(id, floor));
+    running.add(c);
+    return c;
+  }
+
+  private void await(BooleanSupplier condition) throws InterruptedException {
+    assertThat(fx.time.awaitCondition(condition, Duration.ofMinutes(3), STEP)).isTrue();
+  }
+
+  @Test
+  void createsTheLeaseWithEpochAboveTheStateFloor() throws Exception {
+    FencingMemoryStore store = new FencingMemoryStore();
+    store.commit(Map.of("apexlog", "x"), Fences.atEpoch(7));
+    Contender a = start("pod-a", Optional.of(store));
+    await(a::isLeading);
+
+    Term term = a.currentTerm().orElseThrow();
+    assertThat(term.epoch()).isEqualTo(8);
+    V1Lease lease = fx.read();
+    assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("pod-a");
+    assertThat(lease.getSpec().getLeaseTransitions()).isEqualTo(8);
+    assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(30);
+    store.commit(Map.of("apexlog", "y"), term);
+  }
+
+  @Test
+  void lowLeaseTransitionsAreRaisedToTheFloor() throws Exception {
+    fx.seed("", 2);
+    Contender a = start("pod-a", Optional.of(InMemoryEpochFloor.of(11)));
+    await(a::isLeading);
+
+    assertThat(a.currentTerm().orElseThrow().epoch()).isEqualTo(12);
+    assertThat(fx.read().getSpec().getLeaseTransitions()).isEqualTo(12);
+  }
+
+  @Test
+  void throwingFloorStillAcquiresWithTransitionsPlusOne() throws Exception {
+    fx.seed("", 4);
+    InMemoryEpochFloor floor = InMemoryEpochFloor.of(40);
+    floor.failing(true);
+    Contender a = start("pod-a", Optional.of(floor));
+    await(a::isLeading);
+
+    assertThat(a.currentTerm().orElseThrow().epoch()).isEqualTo(5);
+  }
+
+  @Test
+  void renewalsKeepAcquireTimeAndTransitions() throws Exception {
+    Contender a = start("pod-a", Optional.empty());
+    await(a::isLeading);
+    V1Lease first = fx.read();
+
+    fx.time.sleep(Duration.ofMinutes(1));
+
+    V1Lease later = fx.read();
+    assertThat(later.getMetadata().getResourceVersion())
+        .isNotEqualTo(first.getMetadata().getResourceVersion());
+    assertThat(later.getSpec().getRenewTime()).isAfter(first.getSpec().getRenewTime());
+    assertThat(later.getSpec().getAcquireTime()).isEqualTo(first.getSpec().getAcquireTime());
+    assertThat(later.getSpec().getLeaseTransitions()).isEqualTo(1);
+    assertThat(a.listener().acquired()).hasSize(1);
+  }
+
+  @Test
+  void freshStandbyWaitsAFullDurationEvenForAnOldRenewTime() throws Exception {
+    fx.seed("gone-pod", 3);
+    long start = fx.time.nanos();
+    Contender b = start("pod-b", Optional.empty());
+    await(b::isLeading);
+
+    assertThat(Duration.ofNanos(fx.time.nanos() - start))
+        .isGreaterThanOrEqualTo(K8sLeaseFixture.DURATION);
+    assertThat(b.currentTerm().orElseThrow().epoch()).isEqualTo(4);
+  }
+
+  @Test
+  void deletedLeaseEndsTheTermAtOnceAndIsRecreatedAboveTheFloor() throws Exception {
+    FencingMemoryStore store = new FencingMemoryStore();
+    Contender a = start("pod-a", Optional.of(store));
+    await(a::isLeading);
+    Term first = a.currentTerm().orElseThrow();
+    store.commit(Map.of("k", "a"), first);
+
+    fx.delete();
+    await(() -> a.listener().acquired().size() == 2);
+
+    assertThat(a.listener().events().get(1).kind()).isEqualTo(Kind.LOSE);
+    assertThat(a.listener().events().get(1).currentDuringCall()).isFalse();
+    Term second = a.listener().acquired().get(1);
+    assertThat(second.epoch()).isGreaterThan(first.epoch());
+    assertThat(fx.read().getSpec().getLeaseTransitions()).isEqualTo((int) second.epoch());
+  }
+
+  @Test
+  void standbyTakesOverAfterGracefulReleaseAndTheOldTermIsFenced() throws Exception {
+    FencingMemoryStore store = new FencingMemoryStore();
+    Contender a = start("pod-a", Optional.of(store));
+    await(a::isLeading);
+    Term aTerm = a.currentTerm().orElseThrow();
+    store.commit(Map.of("k", "a"), aTerm);
+    Contender b = start("pod-b", Optional.of(store));
+    fx.time.sleep(Duration.ofSeconds(2));
+    running.remove(a);
+    a.requestStop();
+    fx.time.leave();
+    a.participant().join(Duration.ofSeconds(10));
+    fx.time.join();
+    assertThat(a.listener().events().get(1).currentDuringCall()).isTrue();
+
+    await(b::isLeading);
+
+    Term bTerm = b.currentTerm().orElseThrow();
+    assertThat(bTerm.epoch()).isEqualTo(aTerm.epoch() + 1);
+    store.commit(Map.of("k", "b"), bTerm);
+    Assertions.assertThatThrownBy(() -> store.commit(Map.of("k", "a2"), aTerm))
+        .isInstanceOf(FencedException.class);
+  }
+
+  @Test
+  void twoStandbysRacingAStaleLeaseNeverOverlap() throws Exception {
+    fx.seed("gone-pod", 0);
+    List<String> overlaps = new ArrayList<>();
+    long lastEpoch = 0;
+    for (int round = 0; round < 6; round++) {
+      Contender a = start("pod-a", Optional.empty());
+      Contender b = start("pod-b", Optional.empty());
+      fx.time.awaitCondition(
+          () -> {
+            if (a.isLeading() && b.isLeading()) {
+              overlaps.add("overlap at " + fx.time.instant());
+            }
+            return a.isLeading() || b.isLeading();
+          },
+          Duration.ofMinutes(2),
+          STEP);
+      fx.time.sleep(Duration.ofSeconds(45));
+      assertThat(a.listener().acquired().size() + b.listener().acquired().size())
+          .as("round %d", round)
+          .isEqualTo(1);
+      long epoch = (a.isLeading() ? a : b).currentTerm().orElseThrow().epoch();
+      assertThat(epoch).isGreaterThan(lastEpoch);
+      lastEpoch = epoch;
+      fx.time.leave();
+      a.stop();
+      b.stop();
+      running.clear();
+      fx.time.join();
+    }
+    assertThat(overlaps).isEmpty();
+  }
+
+  @Test
+  void inspectorReportsTheLeaseWithoutJoining() throws Exception {
+    K8sLeaseInspector inspector =
+        new K8sLeaseInspector(
+            () -> {
+              try {
+                return fx.api();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            },
+            fx.config,
+            fx.time.clock());
+    assertThat(inspector.inspect().state()).isEqualTo(LeaseInfo.State.ABSENT);
+    fx.seed("pod-x", 6);
+
+    LeaseInfo info = inspector.inspect();
+
+    assertThat(info.state()).isEqualTo(LeaseInfo.State.HELD);
+    assertThat(info.holder()).contains("pod-x");
+    assertThat(info.epoch()).hasValue(6);
+    assertThat(info.location()).isEqualTo("default/sf2loki-leader");
+  }
+}

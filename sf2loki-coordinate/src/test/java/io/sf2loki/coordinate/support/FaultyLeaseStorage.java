@@ -1,0 +1,67 @@
+package io.sf2loki.coordinate.support;
+
+import io.sf2loki.coordinate.filelease.FileLeaseDocument;
+import io.sf2loki.coordinate.filelease.FileLeaseStorage;
+import io.sf2loki.coordinate.filelease.LeaseRead;
+import io.sf2loki.spi.testing.SimulatedTime;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Forwards to a real lease file and injects faults at named points: a simulated pause before the
+ * next renewal write (after the read that confirmed ownership), unreadable reads, failing writes.
+ */
+public final class FaultyLeaseStorage implements FileLeaseStorage {
+
+  private final FileLeaseStorage delegate;
+  private final SimulatedTime time;
+  private volatile Duration pauseBeforeNextWrite = Duration.ZERO;
+  private volatile boolean readsFail;
+  private volatile boolean writesFail;
+
+  public FaultyLeaseStorage(FileLeaseStorage delegate, SimulatedTime time) {
+    this.delegate = delegate;
+    this.time = time;
+  }
+
+  /** The next write first sleeps {@code pause} of simulated time (a GC pause, a stalled mount). */
+  public void pauseBeforeNextWrite(Duration pause) {
+    pauseBeforeNextWrite = pause;
+  }
+
+  public void readsFail(boolean fail) {
+    readsFail = fail;
+  }
+
+  public void writesFail(boolean fail) {
+    writesFail = fail;
+  }
+
+  @Override
+  public LeaseRead read() {
+    return readsFail ? new LeaseRead.Unknown("injected EIO") : delegate.read();
+  }
+
+  @Override
+  public void write(FileLeaseDocument document) throws IOException {
+    Duration pause = pauseBeforeNextWrite;
+    if (!pause.isZero()) {
+      pauseBeforeNextWrite = Duration.ZERO;
+      try {
+        time.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted during injected pause", e);
+      }
+    }
+    if (writesFail) {
+      throw new IOException("injected write failure");
+    }
+    delegate.write(document);
+  }
+
+  @Override
+  public String location() {
+    return delegate.location();
+  }
+}

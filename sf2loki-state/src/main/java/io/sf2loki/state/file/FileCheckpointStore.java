@@ -1,0 +1,199 @@
+package io.sf2loki.state.file;
+
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.Ticker;
+import io.sf2loki.state.internal.Mutation;
+import io.sf2loki.state.internal.StateDocument;
+import io.sf2loki.state.internal.StoreMetrics;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoints in a local JSON file.
+ *
+ * <p>Every read is fresh from disk; every commit or delete re-reads the file, applies the fencing
+ * rules and merges only its own keys into what it read, then writes once with {@link AtomicFiles}.
+ *
+ * <p>Locking ({@code <path>.lock}): when {@link StoreEnvironment#singleInstance()} is true (the
+ * {@code noop} coordinator) the store takes the lock on its first operation and keeps it until
+ * {@link #close()}, so a second instance fails at startup. Otherwise the coordinator provides
+ * exclusivity and the lock is only held around each read-merge-write, so that a concurrent {@code
+ * sf2loki-cli --force} write on the same host is never lost and a demoted process never blocks the
+ * promoted one.
+ *
+ * <p>Thread-safe: operations are serialised on the store.
+ */
+public final class FileCheckpointStore implements CheckpointStore, EpochFloor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FileCheckpointStore.class);
+
+  private final FileStoreConfig config;
+  private final boolean singleInstance;
+  private final Ticker ticker;
+  private final StoreMetrics metrics;
+  private final SidecarLock lock;
+  private Optional<SidecarLock.Held> lifetimeLock;
+  private boolean straysCleaned;
+  private boolean closed;
+
+  /** Creates the store without touching the file system. */
+  public FileCheckpointStore(FileStoreConfig config, StoreEnvironment environment, Ticker ticker) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.singleInstance = environment.singleInstance();
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.metrics = new StoreMetrics(environment.metrics(), "file");
+    this.lock = new SidecarLock(config.path());
+  }
+
+  @Override
+  public String location() {
+    return config.path().toString();
+  }
+
+  /** The sidecar lock file. */
+  public Path lockPath() {
+    return lock.path();
+  }
+
+  @Override
+  public synchronized Map<String, String> loadAll() {
+    ensureOpen();
+    holdLifetimeLock();
+    return read();
+  }
+
+  @Override
+  public Optional<String> load(String key) {
+    return Optional.ofNullable(loadAll().get(key));
+  }
+
+  @Override
+  public synchronized OptionalLong persistedEpoch() {
+    ensureOpen();
+    holdLifetimeLock();
+    return StateDocument.epoch(read(), location());
+  }
+
+  @Override
+  public void commit(Map<String, String> updates, Fence fence) {
+    apply(Mutation.commit(updates, fence));
+  }
+
+  @Override
+  public void delete(Set<String> keys, Fence fence) {
+    apply(Mutation.delete(keys, fence));
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (lifetimeLock != null) {
+      lifetimeLock.ifPresent(SidecarLock.Held::close);
+      lifetimeLock = null;
+    }
+  }
+
+  private void apply(Mutation mutation) {
+    metrics.write(
+        () -> {
+          synchronized (this) {
+            ensureOpen();
+            Mutation.requireCurrent(mutation.fence(), location()); // before any I/O
+            if (singleInstance) {
+              holdLifetimeLock();
+              readMergeWrite(mutation);
+            } else {
+              Optional<SidecarLock.Held> held = lock.acquireWithin(config.lockTimeout(), ticker);
+              try {
+                cleanStraysOnce(held.isPresent());
+                readMergeWrite(mutation);
+              } finally {
+                held.ifPresent(SidecarLock.Held::close);
+              }
+            }
+            return null;
+          }
+        });
+  }
+
+  private void readMergeWrite(Mutation mutation) {
+    Optional<Map<String, String>> next = mutation.applyTo(read(), location());
+    if (next.isEmpty()) {
+      return;
+    }
+    try {
+      AtomicFiles.write(config.path(), StateDocument.serialize(next.get()));
+    } catch (IOException e) {
+      throw new StoreUnavailableException(
+          "cannot write state file " + location() + " (" + mutation.verb() + "): " + e, e);
+    }
+  }
+
+  private Map<String, String> read() {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(config.path());
+    } catch (NoSuchFileException e) {
+      return Map.of();
+    } catch (IOException e) {
+      throw new StoreUnavailableException("cannot read state file " + location() + ": " + e, e);
+    }
+    return StateDocument.parse(bytes, location(), recovery());
+  }
+
+  private String recovery() {
+    return "The file was left untouched. Stop sf2loki, move it aside (mv "
+        + location()
+        + " "
+        + location()
+        + ".corrupt) and start again: sources resume from their configured lookback; or restore"
+        + " a saved copy with `sf2loki-cli state import --force FILE`";
+  }
+
+  private void holdLifetimeLock() {
+    if (!singleInstance || lifetimeLock != null) {
+      return;
+    }
+    lifetimeLock = lock.acquireNow();
+    cleanStraysOnce(lifetimeLock.isPresent());
+  }
+
+  private void cleanStraysOnce(boolean locked) {
+    if (straysCleaned || !locked) {
+      return; // without the lock a temp file may belong to a live writer
+    }
+    straysCleaned = true;
+    try {
+      List<Path> removed = AtomicFiles.cleanStrays(config.path());
+      if (!removed.isEmpty()) {
+        LOG.info(
+            "removed {} stray temp file(s) next to {}: {}", removed.size(), location(), removed);
+      }
+    } catch (IOException e) {
+      LOG.warn("could not clean stray temp files next to {}: {}", location(), e.toString());
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("checkpoint store " + location() + " is closed");
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package io.sf2loki.state.file;
+
+import io.sf2loki.spi.StoreLockedException;
+import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.Ticker;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The exclusive lock on {@code <state path>.lock}. {@code FileChannel} locks are POSIX record
+ * locks: they exclude other processes, and inside one JVM an overlapping attempt throws {@link
+ * OverlappingFileLockException}, which is treated like "held elsewhere".
+ */
+final class SidecarLock {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SidecarLock.class);
+  private static final long POLL_NANOS = Duration.ofMillis(5).toNanos();
+
+  private final Path statePath;
+  private final Path lockPath;
+  private boolean warnedUnsupported;
+
+  SidecarLock(Path statePath) {
+    this.statePath = statePath;
+    this.lockPath = statePath.resolveSibling(statePath.getFileName() + ".lock");
+  }
+
+  Path path() {
+    return lockPath;
+  }
+
+  /** A held lock; closing releases it. */
+  interface Held extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /**
+   * Takes the lock without waiting, for the process lifetime.
+   *
+   * @return empty when the file system does not support locks (logged once)
+   * @throws StoreLockedException another process or store holds it
+   */
+  Optional<Held> acquireNow() {
+    Attempt attempt = attempt();
+    if (attempt.busy()) {
+      throw new StoreLockedException(
+          "state file "
+              + statePath
+              + " is locked by another process (lock file "
+              + lockPath
+              + "): is another sf2loki instance already running against this state? Stop it,"
+              + " or give each instance its own state.file.path");
+    }
+    return attempt.held();
+  }
+
+  /**
+   * Waits up to {@code timeout} for the lock, around one read-modify-write.
+   *
+   * @return empty when the file system does not support locks (logged once)
+   * @throws StoreLockedException still held after {@code timeout}
+   */
+  Optional<Held> acquireWithin(Duration timeout, Ticker ticker) {
+    long deadline = ticker.nanoTime() + timeout.toNanos();
+    while (true) {
+      Attempt attempt = attempt();
+      if (!attempt.busy()) {
+        return attempt.held();
+      }
+      if (ticker.nanoTime() - deadline >= 0) {
+        throw new StoreLockedException(
+            "state file "
+                + statePath
+                + ": lock file "
+                + lockPath
+                + " stayed locked for "
+                + timeout.toMillis()
+                + " ms; another process (an sf2loki-cli --force write, or a daemon running under"
+                + " coordinate.type = noop) keeps it");
+      }
+      try {
+        Thread.sleep(POLL_NANOS / 1_000_000L);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreUnavailableException("interrupted while waiting for " + lockPath, e);
+      }
+    }
+  }
+
+  /** One try: busy (held elsewhere), or the lock (empty when locks are unsupported). */
+  private record Attempt(boolean busy, Optional<Held> held) {
+    static final Attempt BUSY = new Attempt(true, Optional.empty());
+  }
+
+  @SuppressWarnings("resource") // the channel is owned by the returned Held
+  private Attempt attempt() {
+    FileChannel channel;
+    try {
+      Files.createDirectories(AtomicFiles.directoryOf(statePath));
+      channel =
+          FileChannel.open(
+              lockPath,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.READ,
+              StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new StoreUnavailableException(
+          "cannot open lock file " + lockPath + " of state file " + statePath + ": " + e, e);
+    }
+    try {
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        closeQuietly(channel);
+        return Attempt.BUSY;
+      }
+      Held held =
+          () -> {
+            try (channel) {
+              lock.release();
+            } catch (IOException e) {
+              LOG.warn("could not release lock file {}: {}", lockPath, e.toString());
+            }
+          };
+      return new Attempt(false, Optional.of(held));
+    } catch (OverlappingFileLockException e) {
+      closeQuietly(channel);
+      return Attempt.BUSY;
+    } catch (IOException e) {
+      closeQuietly(channel);
+      if (!warnedUnsupported) {
+        warnedUnsupported = true;
+        LOG.warn(
+            "file system of {} does not support locks ({}); continuing without the sidecar lock",
+            lockPath,
+            e.toString());
+      }
+      return new Attempt(false, Optional.empty());
+    }
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      LOG.debug("closing lock channel failed", e);
+    }
+  }
+}
