@@ -107,6 +107,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       storage.write(mine);
     } catch (IOException e) {
       LOG.warn("cannot write file lease {}; retrying: {}", location(), e.toString());
+      pause(renewInterval, stop);
       return Optional.empty();
     }
     boolean stopping = pause(verifyPause, stop);
