@@ -28,6 +28,8 @@ import java.util.Set;
  * @param timeout read/write timeout
  * @param maxLineBytes per-line cap, 0 disables
  * @param batch batching and queue bounds
+ * @param retry retry and backoff bounds
+ * @param deadLetterFile where permanently rejected entries are appended, when configured
  */
 public record LokiSinkConfig(
     URI pushUrl,
@@ -43,7 +45,9 @@ public record LokiSinkConfig(
     Duration connectTimeout,
     Duration timeout,
     long maxLineBytes,
-    BatchConfig batch) {
+    BatchConfig batch,
+    RetryConfig retry,
+    Optional<Path> deadLetterFile) {
 
   /** The push path Loki serves. */
   public static final String PUSH_PATH = "/loki/api/v1/push";
@@ -84,6 +88,58 @@ public record LokiSinkConfig(
     }
   }
 
+  /**
+   * Retry bounds of the sink (internal attempts) and of the lanes (retrying the same batch).
+   *
+   * @param attempts attempts of one push inside the sink
+   * @param minBackoff lower bound of the sink's jittered exponential wait
+   * @param maxBackoff upper bound of that wait
+   * @param maxRetryAfter cap on a server's Retry-After
+   * @param laneMinBackoff first wait of a lane after a retryable failure
+   * @param laneMaxBackoff upper bound of the lane's wait
+   */
+  public record RetryConfig(
+      int attempts,
+      Duration minBackoff,
+      Duration maxBackoff,
+      Duration maxRetryAfter,
+      Duration laneMinBackoff,
+      Duration laneMaxBackoff) {
+
+    /** The documented defaults (loki-push.md §6). */
+    public static RetryConfig defaults() {
+      return new RetryConfig(
+          5,
+          Duration.ofMillis(500),
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(60),
+          Duration.ofSeconds(1),
+          Duration.ofSeconds(30));
+    }
+
+    static RetryConfig bind(ConfigReader r) {
+      RetryConfig c =
+          new RetryConfig(
+              r.intInRange("attempts", 1, 100),
+              r.positiveDuration("min_backoff"),
+              r.positiveDuration("max_backoff"),
+              r.positiveDuration("max_retry_after"),
+              r.positiveDuration("lane_min_backoff"),
+              r.positiveDuration("lane_max_backoff"));
+      if (c.maxBackoff.compareTo(c.minBackoff) < 0) {
+        r.problem(
+            "max_backoff",
+            r.path("max_backoff") + " must not be less than " + r.path("min_backoff"));
+      }
+      if (c.laneMaxBackoff.compareTo(c.laneMinBackoff) < 0) {
+        r.problem(
+            "lane_max_backoff",
+            r.path("lane_max_backoff") + " must not be less than " + r.path("lane_min_backoff"));
+      }
+      return c;
+    }
+  }
+
   /** Binds and validates {@code sink.loki}. */
   public static LokiSinkConfig bind(ConfigReader r) {
     URI url = Urls.required(r, "url");
@@ -96,7 +152,15 @@ public record LokiSinkConfig(
     }
     Map<String, String> labels = r.stringMap("labels");
     for (String name : labels.keySet()) {
-      if (!OPERATOR_LABELS.contains(name)) {
+      if (name.equals("source") || name.equals("event_type")) {
+        r.problem(
+            "labels",
+            r.path("labels")
+                + "."
+                + name
+                + " cannot be set: source and event_type identify each stream and are set by the"
+                + " sources");
+      } else if (!OPERATOR_LABELS.contains(name)) {
         r.problem(
             "labels",
             r.path("labels")
@@ -118,6 +182,17 @@ public record LokiSinkConfig(
     String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
     String compression = r.oneOf("compression", Set.of("gzip", "none"));
     BatchConfig batch = BatchConfig.bind(r.section("batch"));
+    RetryConfig retry = RetryConfig.bind(r.section("retry"));
+    Optional<Path> deadLetter = r.optionalString("dead_letter_file").map(Path::of);
+    deadLetter.ifPresent(
+        p -> {
+          Path dir = p.toAbsolutePath().getParent();
+          if (dir == null || !Files.isDirectory(dir)) {
+            r.problem(
+                "dead_letter_file",
+                r.path("dead_letter_file") + ": directory of " + p + " missing");
+          }
+        });
     return new LokiSinkConfig(
         withPushPath(url),
         r.optionalString("tenant_id"),
@@ -132,7 +207,9 @@ public record LokiSinkConfig(
         r.positiveDuration("connect_timeout"),
         r.positiveDuration("timeout"),
         r.bytes("max_line_bytes", 0),
-        batch);
+        batch,
+        retry,
+        deadLetter);
   }
 
   static URI withPushPath(URI url) {

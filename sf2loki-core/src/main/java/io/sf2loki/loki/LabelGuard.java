@@ -1,0 +1,67 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.model.LogEntry;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Label enforcement at the sink boundary (invariant 5). A label whose name is not allowed, is not a
+ * valid Loki label name, or whose value exceeds Loki's length limit would either explode stream
+ * cardinality or get the entry rejected; it is moved to structured metadata instead (an existing
+ * metadata pair of the same name wins), so the data still reaches Loki.
+ */
+final class LabelGuard {
+
+  /** The fixed stream-label allowlist. */
+  static final Set<String> ALLOWLIST =
+      Set.of("job", "service_name", "source", "event_type", "sf_org_id", "environment", "org");
+
+  private static final Pattern NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
+  private static final int MAX_VALUE_LENGTH = 2048;
+
+  /** What the guard did to one entry. */
+  record Result(LogEntry entry, Set<String> demoted) {}
+
+  private final Set<String> allowed;
+
+  /**
+   * @param extraAllowed names allowed beyond {@link #ALLOWLIST} (promoted ELF labels, {@code
+   *     backfill})
+   */
+  LabelGuard(Set<String> extraAllowed) {
+    java.util.HashSet<String> all = new java.util.HashSet<>(ALLOWLIST);
+    all.addAll(extraAllowed);
+    this.allowed = Set.copyOf(all);
+  }
+
+  Result apply(LogEntry entry) {
+    Set<String> demoted = null;
+    for (Map.Entry<String, String> l : entry.labels().entrySet()) {
+      if (!ok(l.getKey(), l.getValue())) {
+        if (demoted == null) {
+          demoted = new java.util.TreeSet<>();
+        }
+        demoted.add(l.getKey());
+      }
+    }
+    if (demoted == null) {
+      return new Result(entry, Set.of());
+    }
+    Map<String, String> labels = new TreeMap<>(entry.labels());
+    Map<String, String> metadata = new TreeMap<>(entry.metadata());
+    for (String name : demoted) {
+      metadata.putIfAbsent(name, labels.remove(name));
+    }
+    LogEntry moved =
+        LogEntry.of(entry.timestampNanos(), labels, entry.line(), metadata, entry.checkpoint());
+    return new Result(moved, demoted);
+  }
+
+  private boolean ok(String name, String value) {
+    return allowed.contains(name)
+        && NAME.matcher(name).matches()
+        && value.length() <= MAX_VALUE_LENGTH;
+  }
+}

@@ -1,0 +1,62 @@
+package io.sf2loki.loki;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.model.LogEntry;
+
+/**
+ * The sink's instruments (operations.md §7): wire bytes of accepted pushes, deliberate drops by
+ * reason/source/event_type, truncated lines by source, and labels demoted to structured metadata.
+ */
+public final class LokiMetrics {
+
+  /** Counter of entries deliberately dropped. */
+  public static final String ENTRIES_DROPPED = "sf2loki_loki_entries_dropped";
+
+  private final MeterRegistry registry;
+  private final Counter bytesPushed;
+
+  /** Registers the sink's meters on {@code registry}. */
+  public LokiMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.bytesPushed =
+        Counter.builder("sf2loki_loki_bytes_pushed")
+            .description("Wire (compressed) bytes of pushes Loki accepted")
+            .register(registry);
+  }
+
+  void bytesPushed(long bytes) {
+    bytesPushed.increment(bytes);
+  }
+
+  /** Counts one deliberately dropped entry; shared with the pipeline's permanent-error path. */
+  public static void dropped(MeterRegistry registry, LogEntry e, String reason) {
+    Counter.builder(ENTRIES_DROPPED)
+        .description("Entries deliberately dropped (rejected by Loki or over budget)")
+        .tag("reason", reason)
+        .tag("source", e.labels().getOrDefault("source", "unknown"))
+        .tag("event_type", e.labels().getOrDefault("event_type", "unknown"))
+        .register(registry)
+        .increment();
+  }
+
+  void dropped(LogEntry e, String reason) {
+    dropped(registry, e, reason);
+  }
+
+  void truncated(LogEntry e) {
+    Counter.builder("sf2loki_lines_truncated")
+        .description("Lines cut to sink.loki.max_line_bytes")
+        .tag("source", e.labels().getOrDefault("source", "unknown"))
+        .register(registry)
+        .increment();
+  }
+
+  void demoted(String label) {
+    Counter.builder("sf2loki_labels_demoted")
+        .description("Labels outside the allowlist moved to structured metadata at the sink")
+        .tag("label", label)
+        .register(registry)
+        .increment();
+  }
+}

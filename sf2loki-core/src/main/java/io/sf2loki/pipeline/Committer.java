@@ -1,0 +1,88 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.StoreConflictException;
+import io.sf2loki.spi.StoreException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Commit-after-push for one run (invariant 1): each delivered batch's last value per key goes to
+ * the store in one fenced write. Keys of an abandoned batch are blocked for the rest of the run, so
+ * no later batch or checkpoint-only flush can commit past entries that never reached Loki. After
+ * {@link #close()} nothing more is written. Serialised: one store write at a time.
+ */
+final class Committer {
+
+  private final CheckpointStore store;
+  private final Fence fence;
+  private final PipelineMetrics metrics;
+  private final Map<String, String> positions;
+  private final Set<String> blocked = new HashSet<>();
+  private boolean closed;
+
+  /**
+   * @param positions the document as loaded at run start
+   */
+  Committer(
+      CheckpointStore store, Fence fence, PipelineMetrics metrics, Map<String, String> positions) {
+    this.store = store;
+    this.fence = fence;
+    this.metrics = metrics;
+    this.positions = new HashMap<>(positions);
+    this.positions.remove(CheckpointToken.RESERVED_EPOCH_KEY);
+  }
+
+  /**
+   * Commits {@code updates} minus blocked keys.
+   *
+   * @return false when the committer is closed and nothing was written
+   * @throws FencedException a newer leader owns the document
+   * @throws StoreConflictException another writer won a CAS race
+   * @throws StoreException any other store failure
+   */
+  synchronized boolean commit(Map<String, String> updates) {
+    if (closed) {
+      return false;
+    }
+    Map<String, String> allowed = new LinkedHashMap<>(updates);
+    allowed.keySet().removeAll(blocked);
+    if (allowed.isEmpty()) {
+      return true;
+    }
+    try {
+      store.commit(allowed, fence);
+    } catch (FencedException | StoreConflictException e) {
+      metrics.commit("fenced");
+      throw e;
+    } catch (RuntimeException e) {
+      metrics.commit("error");
+      throw e;
+    }
+    metrics.commit("success");
+    positions.putAll(allowed);
+    return true;
+  }
+
+  /** Blocks every later commit on {@code keys} in this run (an abandoned batch's keys). */
+  synchronized void block(Set<String> keys) {
+    blocked.addAll(keys);
+  }
+
+  /** The committed position of {@code key}: as loaded, or as this run committed it. */
+  synchronized Optional<String> position(String key) {
+    return Optional.ofNullable(positions.get(key));
+  }
+
+  /** Refuses every later commit. */
+  synchronized void close() {
+    closed = true;
+  }
+}

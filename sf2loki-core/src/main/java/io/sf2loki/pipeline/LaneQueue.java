@@ -1,0 +1,158 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.model.LogEntry;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A lane's bounded FIFO, by entry count and by bytes (invariant 4). Producers block while the lane
+ * is full; an entry is admitted while the lane is <em>under</em> its byte budget, so one entry
+ * larger than the whole budget still gets through an empty lane instead of deadlocking it. Nothing
+ * is ever dropped for lack of space.
+ *
+ * <p>Many producers, one consumer. {@link #close()} marks the end of production (the consumer
+ * drains what is left); {@link #abort()} tears the lane down and wakes everyone.
+ */
+final class LaneQueue {
+
+  /** Bytes charged per entry beyond its content (loki-push.md §8). */
+  static final int ENTRY_OVERHEAD = 64;
+
+  /** What {@link #poll} returns once the lane is closed and empty. */
+  static final LogEntry END =
+      LogEntry.checkpointOnly(new io.sf2loki.model.CheckpointToken("end", ""));
+
+  private record Item(LogEntry entry, long cost) {}
+
+  private final int maxEntries;
+  private final long maxBytes;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition notEmpty = lock.newCondition();
+  private final Condition notFull = lock.newCondition();
+  private final ArrayDeque<Item> items = new ArrayDeque<>();
+  private long bytes;
+  private boolean closed;
+  private boolean aborted;
+
+  /**
+   * @param maxEntries entry bound (checkpoint-only entries count)
+   * @param maxBytes byte budget; 0 disables it
+   */
+  LaneQueue(int maxEntries, long maxBytes) {
+    this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
+  }
+
+  /**
+   * The byte cost of an entry: line + 64 + label and metadata names and values + checkpoint value;
+   * checkpoint-only entries are free.
+   */
+  static long cost(LogEntry e) {
+    if (e.isCheckpointOnly()) {
+      return 0;
+    }
+    long checkpoint = e.checkpoint().map(t -> (long) t.value().length()).orElse(0L);
+    // utf8Size() = line + labels + metadata + its own fixed overhead; close enough to §8's rule.
+    return e.utf8Size() + ENTRY_OVERHEAD + checkpoint;
+  }
+
+  /**
+   * Appends {@code entry}, blocking while the lane is full.
+   *
+   * @throws InterruptedException when interrupted or when the lane is aborted while waiting
+   */
+  void put(LogEntry entry) throws InterruptedException {
+    long cost = cost(entry);
+    lock.lockInterruptibly();
+    try {
+      while (!aborted && full()) {
+        notFull.await();
+      }
+      if (aborted) {
+        throw new InterruptedException("lane aborted");
+      }
+      items.addLast(new Item(entry, cost));
+      bytes += cost;
+      notEmpty.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean full() {
+    return items.size() >= maxEntries || (maxBytes > 0 && bytes >= maxBytes);
+  }
+
+  /**
+   * The next entry, waiting up to {@code timeoutNanos}: null on timeout, {@link #END} once closed
+   * and drained.
+   *
+   * @throws InterruptedException when interrupted or aborted
+   */
+  LogEntry poll(long timeoutNanos) throws InterruptedException {
+    long nanos = timeoutNanos;
+    lock.lockInterruptibly();
+    try {
+      while (items.isEmpty() && !aborted) {
+        if (closed) {
+          return END;
+        }
+        if (nanos <= 0) {
+          return null;
+        }
+        nanos = notEmpty.awaitNanos(nanos);
+      }
+      if (aborted) {
+        throw new InterruptedException("lane aborted");
+      }
+      Item item = items.pollFirst();
+      bytes -= item.cost();
+      notFull.signalAll(); // byte costs differ: let every waiter re-check
+      return item.entry();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** No more entries will be put; the consumer drains the rest and then sees {@link #END}. */
+  void close() {
+    lock.lock();
+    try {
+      closed = true;
+      notEmpty.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Tears the lane down: blocked producers and the consumer get {@link InterruptedException}. */
+  void abort() {
+    lock.lock();
+    try {
+      aborted = true;
+      notEmpty.signalAll();
+      notFull.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  int size() {
+    lock.lock();
+    try {
+      return items.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  long bytes() {
+    lock.lock();
+    try {
+      return bytes;
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.SourceContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What one source sees of the run: {@link #emit} charges its lane (blocking while full), stamps the
+ * static labels over the entry's own and counts ingest; checkpoints come from the run's committer.
+ */
+final class LaneSourceContext implements SourceContext {
+
+  private final LaneQueue queue;
+  private final Committer committer;
+  private final RunControl control;
+  private final PipelineMetrics metrics;
+  private final Map<String, String> staticLabels;
+  private final Clock clock;
+
+  LaneSourceContext(
+      LaneQueue queue,
+      Committer committer,
+      RunControl control,
+      PipelineMetrics metrics,
+      Map<String, String> staticLabels,
+      Clock clock) {
+    this.queue = queue;
+    this.committer = committer;
+    this.control = control;
+    this.metrics = metrics;
+    this.staticLabels = staticLabels;
+    this.clock = clock;
+  }
+
+  @Override
+  public void emit(LogEntry entry) throws InterruptedException {
+    LogEntry e = entry;
+    if (!e.isCheckpointOnly()) {
+      e = withStaticLabels(e);
+      java.time.Instant now = clock.instant();
+      metrics.ingested(e, now.getEpochSecond() * 1_000_000_000L + now.getNano());
+    }
+    queue.put(e);
+  }
+
+  private LogEntry withStaticLabels(LogEntry e) {
+    if (staticLabels.isEmpty()) {
+      return e;
+    }
+    Map<String, String> labels = new TreeMap<>(e.labels());
+    labels.putAll(staticLabels);
+    return LogEntry.of(e.timestampNanos(), labels, e.line(), e.metadata(), e.checkpoint());
+  }
+
+  @Override
+  public Optional<String> checkpoint(String key) {
+    return committer.position(key);
+  }
+
+  @Override
+  public boolean stopRequested() {
+    return control.isStopping();
+  }
+
+  @Override
+  public boolean awaitStop(Duration timeout) throws InterruptedException {
+    return control.awaitStop(timeout);
+  }
+}

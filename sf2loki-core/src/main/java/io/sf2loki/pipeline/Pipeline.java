@@ -1,0 +1,329 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.loki.LokiSinkConfig;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.Sink;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.StopSignal;
+import io.sf2loki.spi.StoreException;
+import io.sf2loki.spi.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One leadership term's worth of ingest: runs the sources, moves their entries through two lanes
+ * (streaming and bulk, each a bounded queue, a batcher and one push worker) to the sink, and
+ * commits checkpoints after delivery, fenced with the term (invariants 1, 3, 4).
+ *
+ * <p>{@link #run} blocks the calling thread until the run ends and returns a {@link
+ * PipelineOutcome}; it owns its threads (one per source, one per lane) and ends them all before
+ * returning (threads stuck in I/O beyond the join timeout are abandoned, never allowed to commit).
+ * A pipeline runs once; build a new one per term.
+ */
+public final class Pipeline {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+
+  private final Builder cfg;
+  private final AtomicBoolean started = new AtomicBoolean();
+
+  private Pipeline(Builder builder) {
+    this.cfg = builder;
+  }
+
+  /** A builder for a run of {@code sources} into {@code sink}, committing to {@code store}. */
+  public static Builder builder(
+      List<? extends Source> sources, Sink sink, CheckpointStore store, Fence fence) {
+    return new Builder(sources, sink, store, fence);
+  }
+
+  private final class LaneRuntime {
+    final Source.Lane lane;
+    final LaneQueue queue;
+    final AtomicInteger producers = new AtomicInteger();
+
+    LaneRuntime(Source.Lane lane) {
+      this.lane = lane;
+      this.queue = new LaneQueue(cfg.batch.queueMaxEntries(), cfg.batch.queueMaxBytes());
+    }
+
+    void producerDone() {
+      if (producers.decrementAndGet() == 0) {
+        queue.close();
+      }
+    }
+  }
+
+  /**
+   * Runs until every source has ended and its lane drained, or {@code stop} is requested (drain
+   * within the grace period), or leadership is lost, or a failure ends the run.
+   *
+   * @throws InterruptedException when the calling thread is interrupted; the run is aborted first
+   * @throws IllegalStateException when called a second time
+   */
+  public PipelineOutcome run(StopSignal stop) throws InterruptedException {
+    if (!started.compareAndSet(false, true)) {
+      throw new IllegalStateException("a pipeline runs once; build a new one per term");
+    }
+    Map<String, String> loaded;
+    try {
+      loaded = cfg.store.loadAll();
+    } catch (StoreException e) {
+      return new PipelineOutcome.Failed(e);
+    }
+    RunControl control = new RunControl();
+    Committer committer = new Committer(cfg.store, cfg.fence, cfg.metrics, loaded);
+    Map<Source.Lane, LaneRuntime> lanes = new EnumMap<>(Source.Lane.class);
+    for (Source s : cfg.sources) {
+      lanes.computeIfAbsent(s.lane(), LaneRuntime::new).producers.incrementAndGet();
+    }
+    List<Thread> workers = startWorkers(lanes, committer, control);
+    List<Thread> sources = startSources(lanes, committer, control);
+    Thread watcher = watch(stop, control);
+    try {
+      awaitEnd(control, workers.size());
+    } catch (InterruptedException e) {
+      control.abort();
+      throw e;
+    } finally {
+      tearDown(control, committer, lanes, workers, sources, watcher);
+    }
+    PipelineOutcome outcome = control.outcome();
+    LOG.info("pipeline run ended: {}", outcome);
+    return outcome;
+  }
+
+  private List<Thread> startWorkers(
+      Map<Source.Lane, LaneRuntime> lanes, Committer committer, RunControl control) {
+    LaneWorker.Shared shared =
+        new LaneWorker.Shared(
+            cfg.sink,
+            committer,
+            control,
+            cfg.metrics,
+            cfg.laneBackoff,
+            cfg.maxRetryAfter,
+            cfg.ticker,
+            cfg.clock);
+    List<Thread> threads = new ArrayList<>();
+    for (LaneRuntime l : lanes.values()) {
+      cfg.metrics.attach(l.lane, l.queue);
+      Batcher batcher =
+          new Batcher(cfg.batch.maxEntries(), cfg.batch.maxBytes(), cfg.batch.flushInterval());
+      threads.add(
+          start("sf2loki-lane-" + l.lane, new LaneWorker(l.lane, l.queue, batcher, shared)));
+    }
+    return threads;
+  }
+
+  private List<Thread> startSources(
+      Map<Source.Lane, LaneRuntime> lanes, Committer committer, RunControl control) {
+    List<Thread> threads = new ArrayList<>();
+    for (Source source : cfg.sources) {
+      LaneRuntime lane = lanes.get(source.lane());
+      LaneSourceContext ctx =
+          new LaneSourceContext(
+              lane.queue, committer, control, cfg.metrics, cfg.staticLabels, cfg.clock);
+      threads.add(
+          start("sf2loki-source-" + source.name(), () -> runSource(source, ctx, lane, control)));
+    }
+    return threads;
+  }
+
+  private static void runSource(
+      Source source, LaneSourceContext ctx, LaneRuntime lane, RunControl control) {
+    try {
+      source.run(ctx);
+    } catch (InterruptedException e) {
+      if (!control.isAborted()) {
+        LOG.warn("source {} was interrupted", source.name());
+      }
+    } catch (Exception e) {
+      if (!control.isAborted()) {
+        LOG.error("source {} failed; stopping the run", source.name(), e);
+        control.sourceFailed(new SourceFailedException(source.name(), e));
+      }
+    } finally {
+      lane.producerDone();
+    }
+  }
+
+  private static Thread watch(StopSignal stop, RunControl control) {
+    return start(
+        "sf2loki-pipeline-stop",
+        () -> {
+          try {
+            while (!stop.awaitStop(Duration.ofHours(1))) {
+              // keep waiting
+            }
+            control.requestStop();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the run ended first
+          }
+        });
+  }
+
+  private void awaitEnd(RunControl control, int workers) throws InterruptedException {
+    int running = workers;
+    long deadline = Long.MAX_VALUE;
+    while (running > 0) {
+      if (control.isStopping() && deadline == Long.MAX_VALUE) {
+        deadline = cfg.ticker.nanoTime() + cfg.shutdownGrace.toNanos();
+      }
+      long wait = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - cfg.ticker.nanoTime();
+      if (wait <= 0) {
+        LOG.warn("shutdown grace {} expired; abandoning what is not delivered", cfg.shutdownGrace);
+        control.abort();
+        return;
+      }
+      RunControl.Event event = control.nextEvent(wait);
+      if (event == RunControl.Event.WORKER_DONE) {
+        running--;
+      } else if (event == RunControl.Event.ABORT) {
+        return;
+      }
+    }
+  }
+
+  private void tearDown(
+      RunControl control,
+      Committer committer,
+      Map<Source.Lane, LaneRuntime> lanes,
+      List<Thread> workers,
+      List<Thread> sources,
+      Thread watcher)
+      throws InterruptedException {
+    if (control.isAborted()) {
+      committer.close(); // Invariant 1: nothing commits after an abort
+      lanes.values().forEach(l -> l.queue.abort());
+      sources.forEach(Thread::interrupt);
+      workers.forEach(Thread::interrupt);
+    }
+    join(workers);
+    join(sources);
+    committer.close();
+    watcher.interrupt();
+    lanes.values().forEach(l -> cfg.metrics.detach(l.lane, l.queue));
+  }
+
+  private void join(List<Thread> threads) throws InterruptedException {
+    long deadline = cfg.ticker.nanoTime() + cfg.joinTimeout.toNanos();
+    for (Thread t : threads) {
+      long left = Math.max(1, (deadline - cfg.ticker.nanoTime()) / 1_000_000);
+      t.join(left);
+      if (t.isAlive()) {
+        LOG.warn("{} did not end within {}; leaving it behind", t.getName(), cfg.joinTimeout);
+      }
+    }
+  }
+
+  private static Thread start(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /** Assembles a {@link Pipeline}. */
+  public static final class Builder {
+    private final List<Source> sources;
+    private final Sink sink;
+    private final CheckpointStore store;
+    private final Fence fence;
+    private LokiSinkConfig.BatchConfig batch =
+        new LokiSinkConfig.BatchConfig(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456);
+    private Duration shutdownGrace = Duration.ofSeconds(25);
+    private Duration joinTimeout = Duration.ofSeconds(35);
+    private Backoff laneBackoff =
+        Backoff.exponential(
+            Duration.ofSeconds(1), Duration.ofSeconds(30), RandomGenerator.getDefault());
+    private Duration maxRetryAfter = Duration.ofSeconds(60);
+    private Map<String, String> staticLabels = Map.of();
+    private PipelineMetrics metrics;
+    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.SYSTEM;
+
+    private Builder(List<? extends Source> sources, Sink sink, CheckpointStore store, Fence fence) {
+      this.sources = List.copyOf(sources);
+      this.sink = Objects.requireNonNull(sink, "sink");
+      this.store = Objects.requireNonNull(store, "store");
+      this.fence = Objects.requireNonNull(fence, "fence");
+    }
+
+    /** Batch and lane bounds ({@code sink.loki.batch}). */
+    public Builder batch(LokiSinkConfig.BatchConfig batch) {
+      this.batch = Objects.requireNonNull(batch, "batch");
+      return this;
+    }
+
+    /** How long a stop may spend draining ({@code service.shutdown_grace}). */
+    public Builder shutdownGrace(Duration grace) {
+      this.shutdownGrace = Objects.requireNonNull(grace, "grace");
+      return this;
+    }
+
+    /** How long teardown waits for threads stuck in I/O after an abort (default 35s). */
+    public Builder joinTimeout(Duration timeout) {
+      this.joinTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** The lanes' wait between retries of the same batch, and the Retry-After cap. */
+    public Builder retry(Backoff laneBackoff, Duration maxRetryAfter) {
+      this.laneBackoff = Objects.requireNonNull(laneBackoff, "laneBackoff");
+      this.maxRetryAfter = Objects.requireNonNull(maxRetryAfter, "maxRetryAfter");
+      return this;
+    }
+
+    /** Retry bounds from {@code sink.loki.retry}, jittered with {@code random}. */
+    public Builder retry(LokiSinkConfig.RetryConfig retry, RandomGenerator random) {
+      return retry(
+          Backoff.exponential(retry.laneMinBackoff(), retry.laneMaxBackoff(), random),
+          retry.maxRetryAfter());
+    }
+
+    /** Labels stamped over every real entry's own (job, service_name, operator labels). */
+    public Builder staticLabels(Map<String, String> labels) {
+      this.staticLabels = Map.copyOf(labels);
+      return this;
+    }
+
+    /** The process-wide pipeline metrics (one per registry, shared by every run). */
+    public Builder metrics(PipelineMetrics metrics) {
+      this.metrics = Objects.requireNonNull(metrics, "metrics");
+      return this;
+    }
+
+    /** Wall clock for ingest lag and the last-push gauge. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Monotonic time for flush intervals, push durations and the grace deadline. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /** Builds the pipeline; metrics default to a private registry when none was given. */
+    public Pipeline build() {
+      if (metrics == null) {
+        metrics =
+            new PipelineMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+      }
+      return new Pipeline(this);
+    }
+  }
+}

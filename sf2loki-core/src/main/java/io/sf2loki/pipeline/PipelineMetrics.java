@@ -1,0 +1,138 @@
+package io.sf2loki.pipeline;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.sf2loki.loki.LokiMetrics;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.Source;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The pipeline's instruments (operations.md §7). Create one per {@link MeterRegistry} and pass it
+ * to every run: gauges read the current run's lanes through references this object owns, so a new
+ * leadership term does not leave them bound to a finished run.
+ */
+public final class PipelineMetrics {
+
+  private static final double[] LAG_BUCKETS = {
+    1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 14400, 28800, 86400
+  };
+
+  private final MeterRegistry registry;
+  private final Map<Source.Lane, AtomicReference<LaneQueue>> lanes =
+      new EnumMap<>(Source.Lane.class);
+  private final AtomicLong lastPushSuccess = new AtomicLong();
+  private final Counter pushSuccess;
+  private final Counter pushRetried;
+  private final DistributionSummary pushDuration;
+  private final Map<String, Counter> commits = new ConcurrentHashMap<>();
+  private final Map<List<String>, Ingest> ingest = new ConcurrentHashMap<>();
+
+  private record Ingest(Counter count, DistributionSummary lag) {}
+
+  /** Registers the pipeline's meters on {@code registry}. */
+  public PipelineMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    for (Source.Lane lane : Source.Lane.values()) {
+      AtomicReference<LaneQueue> ref = new AtomicReference<>();
+      lanes.put(lane, ref);
+      Tags tags = Tags.of("lane", lane.name().toLowerCase(java.util.Locale.ROOT));
+      Gauge.builder("sf2loki_lane_queue_entries", ref, r -> size(r.get()))
+          .description("Entries waiting in the lane queue")
+          .tags(tags)
+          .register(registry);
+      Gauge.builder("sf2loki_lane_queue_bytes", ref, r -> r.get() == null ? 0 : r.get().bytes())
+          .description("Bytes charged against the lane's byte budget")
+          .tags(tags)
+          .register(registry);
+    }
+    Gauge.builder("sf2loki_queue_depth", lanes, PipelineMetrics::depth)
+        .description("Sum of the lane queue sizes")
+        .register(registry);
+    Gauge.builder("sf2loki_last_push_success_timestamp_seconds", lastPushSuccess, AtomicLong::get)
+        .description("Unix seconds of the last successful flush")
+        .register(registry);
+    pushSuccess = Counter.builder("sf2loki_loki_push").tag("outcome", "success").register(registry);
+    pushRetried = Counter.builder("sf2loki_loki_push").tag("outcome", "retried").register(registry);
+    pushDuration =
+        DistributionSummary.builder("sf2loki_loki_push_duration_seconds")
+            .description("Successful pushes, including internal retries")
+            .serviceLevelObjectives(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+            .register(registry);
+  }
+
+  private static double size(LaneQueue q) {
+    return q == null ? 0 : q.size();
+  }
+
+  private static double depth(Map<Source.Lane, AtomicReference<LaneQueue>> lanes) {
+    return lanes.values().stream().mapToDouble(r -> size(r.get())).sum();
+  }
+
+  void attach(Source.Lane lane, LaneQueue queue) {
+    lanes.get(lane).set(queue);
+  }
+
+  void detach(Source.Lane lane, LaneQueue queue) {
+    lanes.get(lane).compareAndSet(queue, null);
+  }
+
+  void ingested(LogEntry e, long nowNanos) {
+    String source = e.labels().getOrDefault("source", "unknown");
+    String type = e.labels().getOrDefault("event_type", "unknown");
+    Ingest m = ingest.computeIfAbsent(List.of(source, type), this::newIngest);
+    m.count().increment();
+    m.lag().record(Math.max(0, nowNanos - e.timestampNanos()) / 1e9);
+  }
+
+  private Ingest newIngest(List<String> tags) {
+    Tags t = Tags.of("source", tags.get(0), "event_type", tags.get(1));
+    return new Ingest(
+        Counter.builder("sf2loki_events_ingested").tags(t).register(registry),
+        DistributionSummary.builder("sf2loki_ingest_lag_seconds")
+            .tags(t)
+            .serviceLevelObjectives(LAG_BUCKETS)
+            .register(registry));
+  }
+
+  void pushSucceeded(Duration took, long nowEpochSeconds) {
+    pushSuccess.increment();
+    pushDuration.record(took.toNanos() / 1e9);
+    lastPushSuccess.set(nowEpochSeconds);
+  }
+
+  void flushedWithoutPush(long nowEpochSeconds) {
+    lastPushSuccess.set(nowEpochSeconds);
+  }
+
+  void pushRetried() {
+    pushRetried.increment();
+  }
+
+  void dropped(List<LogEntry> entries, String reason) {
+    for (LogEntry e : entries) {
+      LokiMetrics.dropped(registry, e, reason);
+    }
+  }
+
+  void commit(String outcome) {
+    commits
+        .computeIfAbsent(
+            outcome,
+            o ->
+                Counter.builder("sf2loki_checkpoint_commits")
+                    .description("Checkpoint store writes by outcome")
+                    .tag("outcome", o)
+                    .register(registry))
+        .increment();
+  }
+}

@@ -1,0 +1,96 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.config.Secret;
+import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
+import io.sf2loki.loki.LokiSinkConfig.Encoding;
+import io.sf2loki.loki.LokiSinkConfig.RetryConfig;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/** Test configurations of the sink, built field by field. */
+public final class LokiConfigs {
+
+  private URI url;
+  private Optional<String> tenant = Optional.of("tenant-1");
+  private Optional<Secret> basic = Optional.empty();
+  private Optional<Secret> bearer = Optional.empty();
+  private boolean sendTenant;
+  private Encoding encoding = Encoding.PROTOBUF;
+  private boolean gzip;
+  private long maxLineBytes = 262_144;
+  private Optional<Path> deadLetter = Optional.empty();
+  private Duration timeout = Duration.ofSeconds(5);
+
+  private LokiConfigs(URI url) {
+    this.url = url;
+  }
+
+  /** Protobuf, tenant-1, default limits, pushing to {@code url}. */
+  public static LokiConfigs to(URI url) {
+    return new LokiConfigs(url);
+  }
+
+  public LokiConfigs json(boolean gzip) {
+    this.encoding = Encoding.JSON;
+    this.gzip = gzip;
+    return this;
+  }
+
+  public LokiConfigs tenant(String tenant) {
+    this.tenant = Optional.ofNullable(tenant);
+    return this;
+  }
+
+  public LokiConfigs basic(String token) {
+    this.basic = Optional.of(Secret.of(token));
+    return this;
+  }
+
+  public LokiConfigs bearer(String token) {
+    this.bearer = Optional.of(Secret.of(token));
+    return this;
+  }
+
+  public LokiConfigs sendTenantHeader() {
+    this.sendTenant = true;
+    return this;
+  }
+
+  public LokiConfigs maxLineBytes(long bytes) {
+    this.maxLineBytes = bytes;
+    return this;
+  }
+
+  public LokiConfigs deadLetter(Path file) {
+    this.deadLetter = Optional.of(file);
+    return this;
+  }
+
+  public LokiConfigs timeout(Duration timeout) {
+    this.timeout = timeout;
+    return this;
+  }
+
+  public LokiSinkConfig build() {
+    return new LokiSinkConfig(
+        LokiSinkConfig.withPushPath(url),
+        tenant,
+        basic,
+        bearer,
+        sendTenant,
+        encoding,
+        gzip,
+        Map.of(),
+        Optional.empty(),
+        Optional.empty(),
+        Duration.ofSeconds(2),
+        timeout,
+        maxLineBytes,
+        new BatchConfig(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456),
+        RetryConfig.defaults(),
+        deadLetter);
+  }
+}

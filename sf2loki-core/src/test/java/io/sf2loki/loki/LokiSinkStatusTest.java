@@ -1,0 +1,218 @@
+package io.sf2loki.loki;
+
+import static io.sf2loki.loki.Entries.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.model.Batch;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.RetryableSinkException;
+import io.sf2loki.testkit.loki.EntryRejection;
+import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.Fault;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LokiSinkStatusTest {
+
+  final FakeLoki loki = LokiSinkEncodingTest.start();
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final RecordingSleeper sleeper = new RecordingSleeper();
+  final Instant now = Instant.parse("2030-01-01T00:00:00Z");
+
+  @TempDir Path dir;
+
+  @AfterEach
+  void close() {
+    loki.close();
+  }
+
+  LokiSink sink(LokiConfigs config) throws Exception {
+    return LokiSink.builder(config.build(), registry)
+        .sleeper(sleeper)
+        .clock(Clock.fixed(now, ZoneOffset.UTC))
+        .build();
+  }
+
+  static Batch batch(int n, String poisonAt) {
+    List<LogEntry> entries = new ArrayList<>();
+    IntStream.range(0, n)
+        .forEach(
+            i ->
+                entries.add(
+                    entry(
+                        "eventlogfile",
+                        "Login",
+                        i,
+                        (i + "").equals(poisonAt) ? "POISON" : "l" + i)));
+    return new Batch(entries);
+  }
+
+  @Test
+  void retryAfterDeltaSecondsRaisesTheWaitAndTheBatchIsDelivered() throws Exception {
+    loki.addFault(Fault.status(429, "7", 2));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(3, null));
+    }
+
+    assertThat(sleeper.waits()).hasSize(2).allMatch(d -> d.compareTo(Duration.ofSeconds(7)) >= 0);
+    assertThat(loki.lines()).hasSize(3);
+  }
+
+  @Test
+  void retryAfterHttpDateIsHonoured() throws Exception {
+    String date =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            ZonedDateTime.ofInstant(now.plusSeconds(20), ZoneOffset.UTC));
+    loki.addFault(Fault.status(503, date, 1));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(1, null));
+    }
+
+    assertThat(sleeper.waits()).containsExactly(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void retryAfterIsCappedAtSixtySeconds() throws Exception {
+    loki.addFault(Fault.status(429, "3600", 1));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(1, null));
+    }
+
+    assertThat(sleeper.waits()).containsExactly(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void serverErrorsExhaustFiveAttemptsThenSurfaceRetryable() throws Exception {
+    loki.addFault(Fault.status(500, 10));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      assertThatThrownBy(() -> sink.push(batch(2, null)))
+          .isInstanceOfSatisfying(
+              RetryableSinkException.class, e -> assertThat(e.status()).hasValue(500));
+    }
+
+    assertThat(loki.pushes()).hasSize(5);
+    assertThat(sleeper.waits())
+        .hasSize(4)
+        .allMatch(d -> d.compareTo(Duration.ofMillis(500)) >= 0)
+        .allMatch(d -> d.compareTo(Duration.ofSeconds(30)) <= 0);
+  }
+
+  @Test
+  void midBodyDisconnectIsRetriedAsATransportError() throws Exception {
+    loki.addFault(Fault.reset(2));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(50, null));
+    }
+
+    assertThat(loki.lines()).hasSize(50);
+    assertThat(sleeper.waits()).hasSize(2);
+  }
+
+  @Test
+  void slowResponseBeyondTheTimeoutIsRetryable() throws Exception {
+    loki.addFault(Fault.latency(Duration.ofMillis(1500), 5));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()).timeout(Duration.ofMillis(300)))) {
+      assertThatThrownBy(() -> sink.push(batch(1, null)))
+          .isInstanceOfSatisfying(
+              RetryableSinkException.class, e -> assertThat(e.status()).isEmpty());
+    }
+  }
+
+  @Test
+  void unauthorizedIsRetryableAtOnceWithoutInternalRetries() throws Exception {
+    for (int status : new int[] {401, 403, 404}) {
+      loki.reset();
+      loki.addFault(Fault.status(status, 1));
+      try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+        assertThatThrownBy(() -> sink.push(batch(1, null)))
+            .isInstanceOfSatisfying(
+                RetryableSinkException.class, e -> assertThat(e.status()).hasValue(status));
+      }
+      assertThat(loki.pushes()).hasSize(1);
+    }
+    assertThat(sleeper.waits()).isEmpty();
+  }
+
+  @Test
+  void unexpectedRedirectIsRetryable() throws Exception {
+    loki.addFault(Fault.status(302, 1));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      assertThatThrownBy(() -> sink.push(batch(1, null)))
+          .isInstanceOf(RetryableSinkException.class);
+    }
+  }
+
+  @Test
+  void onePoisonEntryIsBisectedOutDroppedAndCountedWhileTheRestIsDelivered() throws Exception {
+    loki.rejectEntries(new EntryRejection("POISON", 400));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(10, "6"));
+    }
+
+    assertThat(loki.lines()).hasSize(9).doesNotContain("POISON");
+    assertThat(
+            registry
+                .counter(
+                    "sf2loki_loki_entries_dropped",
+                    "reason",
+                    "bad_request",
+                    "source",
+                    "eventlogfile",
+                    "event_type",
+                    "Login")
+                .count())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void oversizedEntryIsDroppedAsOversized413AndWrittenToTheDeadLetterFile() throws Exception {
+    loki.rejectEntries(new EntryRejection("POISON", 413));
+    Path dlq = dir.resolve("dead.jsonl");
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()).deadLetter(dlq))) {
+      sink.push(batch(5, "2"));
+    }
+
+    assertThat(loki.lines()).hasSize(4);
+    List<String> dead = Files.readAllLines(dlq);
+    assertThat(dead).hasSize(1);
+    assertThat(dead.get(0)).contains("\"reason\":\"oversized_413\"", "\"line\":\"POISON\"");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dlq)))
+        .isEqualTo("rw-------");
+  }
+
+  @Test
+  void singleRejectedEntryIsDroppedAndThePushReturnsNormally() throws Exception {
+    loki.rejectEntries(new EntryRejection("POISON", 400));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(1, "0"));
+    }
+
+    assertThat(loki.lines()).isEmpty();
+    assertThat(registry.find("sf2loki_loki_entries_dropped").counter().count()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,55 @@
+package io.sf2loki.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+import org.junit.jupiter.api.Test;
+
+class BackoffTest {
+
+  final RandomGenerator random = new SplittableRandom(42);
+  final Backoff backoff =
+      Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30), random);
+
+  @Test
+  void ceilingDoublesPerAttemptAndTheWaitStaysInItsUpperHalf() {
+    for (int attempt = 1; attempt <= 5; attempt++) {
+      long ceiling = 1_000L << (attempt - 1);
+      for (int i = 0; i < 50; i++) {
+        long ms = backoff.delay(attempt).toMillis();
+        assertThat(ms).isBetween(Math.max(1_000, ceiling / 2), ceiling);
+      }
+    }
+  }
+
+  @Test
+  void waitNeverExceedsTheMaximumEvenAfterManyAttempts() {
+    for (int attempt = 6; attempt < 200; attempt++) {
+      assertThat(backoff.delay(attempt)).isBetween(Duration.ofSeconds(15), Duration.ofSeconds(30));
+    }
+  }
+
+  @Test
+  void jitterSpreadsWaits() {
+    assertThat(
+            java.util.stream.IntStream.range(0, 20)
+                .mapToObj(i -> backoff.delay(4))
+                .distinct()
+                .count())
+        .isGreaterThan(5);
+  }
+
+  @Test
+  void retryAfterRaisesTheWaitUpToTheCap() {
+    Duration own = Duration.ofSeconds(2);
+
+    assertThat(Backoff.honouring(own, Duration.ofSeconds(10), Duration.ofSeconds(60)))
+        .isEqualTo(Duration.ofSeconds(10));
+    assertThat(Backoff.honouring(own, Duration.ofSeconds(600), Duration.ofSeconds(60)))
+        .isEqualTo(Duration.ofSeconds(60));
+    assertThat(Backoff.honouring(own, Duration.ofSeconds(1), Duration.ofSeconds(60)))
+        .isEqualTo(own);
+  }
+}

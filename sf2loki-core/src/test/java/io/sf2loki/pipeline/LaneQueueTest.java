@@ -1,0 +1,103 @@
+package io.sf2loki.pipeline;
+
+import static io.sf2loki.pipeline.BatcherTest.line;
+import static io.sf2loki.pipeline.BatcherTest.marker;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sf2loki.model.LogEntry;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class LaneQueueTest {
+
+  static CompletableFuture<Void> putAsync(LaneQueue q, LogEntry e) {
+    return CompletableFuture.runAsync(
+        () -> {
+          try {
+            q.put(e);
+          } catch (InterruptedException ex) {
+            throw new IllegalStateException(ex);
+          }
+        });
+  }
+
+  @Test
+  void producerBlocksAtTheEntryBoundUntilTheConsumerTakes() throws Exception {
+    LaneQueue q = new LaneQueue(2, 0);
+    q.put(line("a"));
+    q.put(line("b"));
+
+    CompletableFuture<Void> third = putAsync(q, line("c"));
+
+    assertThat(third).isNotDone();
+    await().during(Duration.ofMillis(200)).until(() -> !third.isDone());
+    assertThat(q.poll(0).line()).isEqualTo("a");
+    third.get(5, TimeUnit.SECONDS);
+    assertThat(q.size()).isEqualTo(2);
+  }
+
+  @Test
+  void producerBlocksAtTheByteBudget() throws Exception {
+    LaneQueue q = new LaneQueue(100, 500);
+    q.put(line("x".repeat(500)));
+
+    CompletableFuture<Void> next = putAsync(q, line("y"));
+
+    await().during(Duration.ofMillis(200)).until(() -> !next.isDone());
+    q.poll(0);
+    next.get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void entryLargerThanTheWholeBudgetIsAdmittedIntoAnEmptyLane() throws Exception {
+    LaneQueue q = new LaneQueue(100, 100);
+
+    putAsync(q, line("z".repeat(10_000))).get(5, TimeUnit.SECONDS);
+
+    assertThat(q.bytes()).isGreaterThan(10_000);
+  }
+
+  @Test
+  void checkpointOnlyEntriesAreFreeForTheByteBudget() throws Exception {
+    LaneQueue q = new LaneQueue(100, 10);
+    q.put(marker("a"));
+    q.put(marker("b"));
+
+    assertThat(q.bytes()).isZero();
+    putAsync(q, line("fits")).get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void closedLaneDrainsThenReportsEnd() throws Exception {
+    LaneQueue q = new LaneQueue(10, 0);
+    q.put(line("last"));
+    q.close();
+
+    assertThat(q.poll(0).line()).isEqualTo("last");
+    assertThat(q.poll(TimeUnit.SECONDS.toNanos(5))).isSameAs(LaneQueue.END);
+  }
+
+  @Test
+  void pollTimesOutWithNullWhenNothingArrives() throws Exception {
+    assertThat(new LaneQueue(10, 0).poll(TimeUnit.MILLISECONDS.toNanos(20))).isNull();
+  }
+
+  @Test
+  void abortWakesABlockedProducerWithInterruptedException() throws Exception {
+    LaneQueue q = new LaneQueue(1, 0);
+    q.put(line("a"));
+    CompletableFuture<Void> blocked = putAsync(q, line("b"));
+    await().during(Duration.ofMillis(100)).until(() -> !blocked.isDone());
+
+    q.abort();
+
+    assertThat(blocked)
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableOfType(ExecutionException.class)
+        .withRootCauseInstanceOf(InterruptedException.class);
+  }
+}

@@ -1,0 +1,173 @@
+package io.sf2loki.testkit.loki;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Validates decoded streams against Loki's rules and stores the valid entries, dropping exact
+ * duplicates (same stream, timestamp and line) as Loki does. Thread-safe: one lock around every
+ * push, like a single ingester.
+ */
+final class Ingester {
+
+  private static final Pattern LABEL_NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
+  private static final int MAX_REASONS = 5;
+
+  /** What a push came to: the status to answer and the text body. */
+  record Outcome(int status, String message) {}
+
+  private record Key(long timestampNanos, String line) {}
+
+  private static final class Stream {
+    final Set<Key> seen = new HashSet<>();
+    long newest = Long.MIN_VALUE;
+  }
+
+  private final LokiLimits limits;
+  private final Clock clock;
+  private final Map<Map<String, String>, Stream> streams = new HashMap<>();
+  private final List<AcceptedEntry> accepted = new ArrayList<>();
+  private long bytes;
+  private long duplicates;
+  private long rejected;
+
+  Ingester(LokiLimits limits, Clock clock) {
+    this.limits = limits;
+    this.clock = clock;
+  }
+
+  synchronized Outcome ingest(List<DecodedStream> request, List<EntryRejection> rejections) {
+    for (EntryRejection r : rejections) {
+      if (r.status() == 413 && containsMarker(request, r.marker())) {
+        rejected += request.stream().mapToLong(s -> s.entries().size()).sum();
+        return new Outcome(413, "request contains an entry marked '" + r.marker() + "'");
+      }
+    }
+    List<String> reasons = new ArrayList<>();
+    for (DecodedStream s : request) {
+      String labelError = labelError(s.labels());
+      if (labelError != null) {
+        rejected += s.entries().size();
+        addReason(reasons, labelError + " for stream " + s.labels());
+        continue;
+      }
+      Stream stream = streams.computeIfAbsent(new LinkedHashMap<>(s.labels()), k -> new Stream());
+      for (DecodedEntry e : s.entries()) {
+        String error = entryError(e, stream, rejections);
+        if (error != null) {
+          rejected++;
+          addReason(reasons, error + " for stream " + s.labels());
+        } else if (!stream.seen.add(new Key(e.timestampNanos(), e.line()))) {
+          duplicates++;
+        } else {
+          stream.newest = Math.max(stream.newest, e.timestampNanos());
+          bytes += e.line().getBytes(StandardCharsets.UTF_8).length;
+          accepted.add(new AcceptedEntry(s.labels(), e.timestampNanos(), e.line(), e.metadata()));
+        }
+      }
+    }
+    return reasons.isEmpty()
+        ? new Outcome(204, "")
+        : new Outcome(400, String.join("\n", reasons) + "\n");
+  }
+
+  private static boolean containsMarker(List<DecodedStream> request, String marker) {
+    return request.stream()
+        .flatMap(s -> s.entries().stream())
+        .anyMatch(e -> e.line().contains(marker));
+  }
+
+  private static void addReason(List<String> reasons, String reason) {
+    if (reasons.size() < MAX_REASONS) {
+      reasons.add(reason);
+    }
+  }
+
+  private String labelError(Map<String, String> labels) {
+    if (labels.isEmpty()) {
+      return "missing_labels: error at least one label pair is required per stream";
+    }
+    if (labels.size() > limits.maxLabelNamesPerSeries()) {
+      return "max_label_names_per_series: " + labels.size() + " labels";
+    }
+    for (Map.Entry<String, String> l : labels.entrySet()) {
+      if (!LABEL_NAME.matcher(l.getKey()).matches()) {
+        return "invalid_labels: label name '" + l.getKey() + "'";
+      }
+      if (l.getKey().length() > limits.maxLabelNameLength()) {
+        return "label_name_too_long: '" + l.getKey() + "'";
+      }
+      if (l.getValue().length() > limits.maxLabelValueLength()) {
+        return "label_value_too_long: value of '" + l.getKey() + "'";
+      }
+    }
+    return null;
+  }
+
+  private String entryError(DecodedEntry e, Stream stream, List<EntryRejection> rejections) {
+    for (EntryRejection r : rejections) {
+      if (r.status() == 400 && e.line().contains(r.marker())) {
+        return "bad_request: entry marked '" + r.marker() + "'";
+      }
+    }
+    int lineBytes = e.line().getBytes(StandardCharsets.UTF_8).length;
+    if (limits.maxLineBytes() > 0 && lineBytes > limits.maxLineBytes()) {
+      return "line_too_long: line of " + lineBytes + " bytes exceeds " + limits.maxLineBytes();
+    }
+    String smError = metadataError(e.metadata());
+    if (smError != null) {
+      return smError;
+    }
+    long now = clock.instant().getEpochSecond() * 1_000_000_000L + clock.instant().getNano();
+    if (e.timestampNanos() < now - limits.rejectOldSamplesMaxAge().toNanos()) {
+      return "greater_than_max_sample_age: entry at " + e.timestampNanos();
+    }
+    if (e.timestampNanos() > now + limits.creationGracePeriod().toNanos()) {
+      return "too_far_in_future: entry at " + e.timestampNanos();
+    }
+    if (stream.newest != Long.MIN_VALUE
+        && e.timestampNanos() < stream.newest - limits.outOfOrderWindow().toNanos()) {
+      return "too_far_behind: entry at " + e.timestampNanos() + " behind " + stream.newest;
+    }
+    return null;
+  }
+
+  private String metadataError(Map<String, String> metadata) {
+    if (metadata.size() > limits.maxStructuredMetadataEntries()) {
+      return "structured_metadata_too_many: " + metadata.size() + " pairs";
+    }
+    long size = 0;
+    for (Map.Entry<String, String> m : metadata.entrySet()) {
+      size += m.getKey().length() + m.getValue().length();
+    }
+    if (size > limits.maxStructuredMetadataBytes()) {
+      return "structured_metadata_too_large: " + size + " bytes";
+    }
+    return null;
+  }
+
+  synchronized List<AcceptedEntry> accepted() {
+    return List.copyOf(accepted);
+  }
+
+  synchronized FakeLokiStats stats() {
+    long live = streams.values().stream().filter(s -> s.newest != Long.MIN_VALUE).count();
+    return new FakeLokiStats(live, accepted.size(), bytes, duplicates, rejected);
+  }
+
+  synchronized void clear() {
+    streams.clear();
+    accepted.clear();
+    bytes = 0;
+    duplicates = 0;
+    rejected = 0;
+  }
+}

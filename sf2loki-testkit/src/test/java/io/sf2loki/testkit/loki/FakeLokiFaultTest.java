@@ -1,0 +1,133 @@
+package io.sf2loki.testkit.loki;
+
+import static io.sf2loki.testkit.loki.FakeLokiIngestTest.NOW_NANOS;
+import static io.sf2loki.testkit.loki.WireBodies.json;
+import static io.sf2loki.testkit.loki.WireBodies.postJson;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class FakeLokiFaultTest {
+
+  final FakeLoki loki = FakeLokiIngestTest.startFake(LokiLimits.defaults());
+
+  @AfterEach
+  void close() {
+    loki.close();
+  }
+
+  String body(String line) {
+    return json("{\"a\":\"b\"}", NOW_NANOS, line);
+  }
+
+  @Test
+  void statusFaultAppliesToTheNextCountPushesWithRetryAfter() throws Exception {
+    loki.addFault(Fault.status(429, "3", 2));
+
+    HttpResponse<String> first = postJson(loki, body("1"));
+    HttpResponse<String> second = postJson(loki, body("2"));
+    HttpResponse<String> third = postJson(loki, body("3"));
+
+    assertThat(first.statusCode()).isEqualTo(429);
+    assertThat(first.headers().firstValue("Retry-After")).contains("3");
+    assertThat(second.statusCode()).isEqualTo(429);
+    assertThat(third.statusCode()).isEqualTo(204);
+    assertThat(loki.lines()).containsExactly("3");
+  }
+
+  @Test
+  void resetFaultDropsTheConnectionWithoutAResponse() {
+    loki.addFault(Fault.reset(1));
+
+    assertThatThrownBy(() -> postJson(loki, body("x".repeat(10_000))))
+        .isInstanceOf(IOException.class);
+    assertThat(loki.pushes()).extracting(RecordedPush::status).containsExactly(0);
+    assertThat(loki.entries()).isEmpty();
+  }
+
+  @Test
+  void latencyFaultDelaysTheResponseButStoresThePush() throws Exception {
+    loki.addFault(Fault.latency(Duration.ofMillis(300), 1));
+    long start = System.nanoTime();
+
+    HttpResponse<String> r = postJson(loki, body("slow"));
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(250));
+    assertThat(r.statusCode()).isEqualTo(204);
+    assertThat(loki.lines()).containsExactly("slow");
+  }
+
+  @Test
+  void entryRejection400StoresTheRestOfTheRequest() throws Exception {
+    loki.rejectEntries(new EntryRejection("POISON", 400));
+    String request =
+        "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\""
+            + NOW_NANOS
+            + "\",\"ok\"],[\""
+            + (NOW_NANOS + 1)
+            + "\",\"POISON\"]]}]}";
+
+    HttpResponse<String> r = postJson(loki, request);
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(loki.lines()).containsExactly("ok");
+  }
+
+  @Test
+  void entryRejection413StoresNothing() throws Exception {
+    loki.rejectEntries(new EntryRejection("BIG", 413));
+
+    assertThat(postJson(loki, body("BIG one")).statusCode()).isEqualTo(413);
+    assertThat(postJson(loki, body("fine")).statusCode()).isEqualTo(204);
+    assertThat(loki.lines()).containsExactly("fine");
+  }
+
+  @Test
+  void faultsCanBeScriptedAndClearedOverHttp() throws Exception {
+    post("{\"status\": 500, \"count\": 3}");
+    assertThat(postJson(loki, body("x")).statusCode()).isEqualTo(500);
+
+    HttpResponse<String> cleared =
+        WireBodies.HTTP.send(
+            HttpRequest.newBuilder(loki.baseUri().resolve("/testkit/faults")).DELETE().build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(cleared.statusCode()).isEqualTo(204);
+    assertThat(postJson(loki, body("x")).statusCode()).isEqualTo(204);
+  }
+
+  @Test
+  void httpEntriesAndStatsHaveTheDocumentedShapes() throws Exception {
+    postJson(loki, body("hello"));
+
+    String entries = WireBodies.get(loki.baseUri().resolve("/testkit/entries")).body();
+    JsonNode entry = FakeLoki.JSON.readTree(entries.lines().findFirst().orElseThrow());
+    JsonNode stats =
+        FakeLoki.JSON.readTree(WireBodies.get(loki.baseUri().resolve("/testkit/stats")).body());
+
+    assertThat(entry.get("labels").get("a").asText()).isEqualTo("b");
+    assertThat(entry.get("timestamp").asText()).isEqualTo(Long.toString(NOW_NANOS));
+    assertThat(entry.get("line").asText()).isEqualTo("hello");
+    assertThat(entry.get("structured_metadata").get("level").asText()).isEqualTo("info");
+    assertThat(stats.properties().stream().map(java.util.Map.Entry::getKey).toList())
+        .containsExactly("streams", "entries", "bytes", "duplicates", "rejected");
+    assertThat(stats.get("entries").asLong()).isEqualTo(1);
+  }
+
+  private void post(String faultJson) throws Exception {
+    HttpResponse<String> r =
+        WireBodies.HTTP.send(
+            HttpRequest.newBuilder(loki.baseUri().resolve("/testkit/faults"))
+                .POST(HttpRequest.BodyPublishers.ofString(faultJson))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(204);
+  }
+}
