@@ -17,7 +17,8 @@ public final class Main {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
-    System.exit(run(args, out, err, System.getenv(), Main.class.getClassLoader(), Main::serve));
+    System.exit(
+        run(args, out, err, System.getenv(), Main.class.getClassLoader(), new DaemonService()));
   }
 
   static int run(
@@ -46,11 +47,5 @@ public final class Main {
     out.flush();
     err.flush();
     return code;
-  }
-
-  private static int serve(io.sf2loki.config.Sf2LokiConfig config) {
-    throw new IllegalStateException(
-        "this build can only validate configuration (--check); the service runtime is not"
-            + " assembled yet");
   }
 }

@@ -1,0 +1,87 @@
+package io.sf2loki.engine;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.loki.LokiSink;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.spi.SourceProvider;
+import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.Ticker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The composition root: builds an {@link Engine} from a validated configuration — the store, the
+ * coordinator (given the store's {@link EpochFloor} when it has one), the Loki sink and the enabled
+ * sources — through their providers. Creating it performs no network or store I/O.
+ */
+public final class ConfiguredEngine {
+
+  private ConfiguredEngine() {}
+
+  /**
+   * Wires an engine.
+   *
+   * @throws UncheckedIOException when the sink's TLS material cannot be loaded
+   */
+  public static Engine create(
+      Sf2LokiConfig config, MeterRegistry registry, Clock clock, Ticker ticker) {
+    CheckpointStore store =
+        config.store().create(new StoreEnvironment(!config.isCoordinated(), clock, registry));
+    Optional<EpochFloor> floor =
+        store instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
+    Coordinator coordinator =
+        config.coordinator().create(new CoordinatorEnvironment(clock, ticker, floor, registry));
+    LokiSink sink;
+    try {
+      sink = LokiSink.builder(config.loki(), registry).clock(clock).build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot set up the Loki sink: " + e.getMessage(), e);
+    }
+    Map<String, String> labels = deploymentLabels(config);
+    SourceEnvironment sourceEnvironment = new SourceEnvironment(clock, ticker, registry, labels);
+    List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
+    TermSources sources =
+        () -> {
+          List<Source> all = new ArrayList<>();
+          for (SourceProvider.Factory factory : factories) {
+            all.addAll(factory.create(sourceEnvironment));
+          }
+          return all;
+        };
+    return Engine.builder(coordinator, store, sink, sources)
+        .batch(config.loki().batch())
+        .retry(config.loki().retry())
+        .shutdownGrace(config.service().shutdownGrace())
+        .staticLabels(labels)
+        .metrics(registry)
+        .clock(clock)
+        .ticker(ticker)
+        .build();
+  }
+
+  /**
+   * The labels every entry carries: {@code job} and {@code service_name} ({@code sf2loki}), {@code
+   * environment}, {@code sf_org_id} when configured, then the operator's labels.
+   */
+  public static Map<String, String> deploymentLabels(Sf2LokiConfig config) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put("job", "sf2loki");
+    labels.put("service_name", "sf2loki");
+    labels.put("environment", config.salesforce().environment());
+    config.salesforce().orgId().ifPresent(id -> labels.put("sf_org_id", id));
+    labels.putAll(config.loki().labels());
+    return labels;
+  }
+}

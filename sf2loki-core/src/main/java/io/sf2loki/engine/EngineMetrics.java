@@ -1,0 +1,59 @@
+package io.sf2loki.engine;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The leadership metrics: {@code sf2loki_leader} (1 while leading, exported while idle), the
+ * current epoch, acquisitions, losses, fenced commits, and {@code sf2loki_build_info}.
+ */
+final class EngineMetrics {
+
+  private final AtomicLong leader = new AtomicLong();
+  private final AtomicLong epoch = new AtomicLong();
+  private final Counter acquisitions;
+  private final Counter losses;
+  private final Counter fenced;
+
+  EngineMetrics(MeterRegistry registry, String version) {
+    Gauge.builder("sf2loki_leader", leader, AtomicLong::get)
+        .description("1 while this process leads, else 0")
+        .register(registry);
+    Gauge.builder("sf2loki_leader_epoch", epoch, AtomicLong::get)
+        .description("epoch of the current or last leadership term")
+        .register(registry);
+    Gauge.builder("sf2loki_build_info", () -> 1)
+        .description("always 1; the version label carries the build version")
+        .tag("version", version)
+        .register(registry);
+    acquisitions =
+        Counter.builder("sf2loki_leadership_acquisitions")
+            .description("leadership terms acquired")
+            .register(registry);
+    losses =
+        Counter.builder("sf2loki_leadership_losses")
+            .description("leadership terms ended (lost, surrendered or released)")
+            .register(registry);
+    fenced =
+        Counter.builder("sf2loki_fenced_commits")
+            .description("checkpoint commits refused because a newer leader owns the state")
+            .register(registry);
+  }
+
+  void acquired(long termEpoch) {
+    epoch.set(termEpoch);
+    leader.set(1);
+    acquisitions.increment();
+  }
+
+  void lost() {
+    leader.set(0);
+    losses.increment();
+  }
+
+  void fencedCommit() {
+    fenced.increment();
+  }
+}

@@ -1,0 +1,138 @@
+package io.sf2loki.engine;
+
+import io.sf2loki.pipeline.Pipeline;
+import io.sf2loki.pipeline.PipelineOutcome;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.LeadershipListener;
+import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.spi.StoreConflictException;
+import io.sf2loki.spi.StoreException;
+import io.sf2loki.spi.Term;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one pipeline per leadership term. {@code onAcquire} stamps the term's epoch into the store
+ * and starts the run on its own thread; {@code onLose} stops it and waits for the drain, so the
+ * final commits happen while the lease is still held (invariant 3). A fenced commit resigns the
+ * term: the process returns to standby, it does not exit.
+ */
+final class TermRunner implements LeadershipListener {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TermRunner.class);
+
+  /** What the engine must do after a term ended by itself. */
+  interface Control {
+    /** Give up the current term and campaign again (fenced). */
+    void resign();
+
+    /** End the engine with this outcome (finished or failed). */
+    void finish(EngineOutcome outcome);
+
+    /** The engine's status changed. */
+    void status(EngineStatus status);
+  }
+
+  private final CheckpointStore store;
+  private final Function<Term, Pipeline> pipelines;
+  private final Duration drainTimeout;
+  private final EngineMetrics metrics;
+  private final Control control;
+
+  private Thread running;
+  private StopTrigger termStop;
+
+  TermRunner(
+      CheckpointStore store,
+      Function<Term, Pipeline> pipelines,
+      Duration drainTimeout,
+      EngineMetrics metrics,
+      Control control) {
+    this.store = store;
+    this.pipelines = pipelines;
+    this.drainTimeout = drainTimeout;
+    this.metrics = metrics;
+    this.control = control;
+  }
+
+  @Override
+  public void onAcquire(Term term) {
+    metrics.acquired(term.epoch());
+    LOG.info("acquired leadership as {}", term.describe());
+    try {
+      // Records the epoch before any data moves: a standby that later takes the lease with the
+      // same lease epoch still sees this floor and goes above it (invariant 2).
+      store.commit(Map.of(), term);
+    } catch (FencedException | StoreConflictException e) {
+      LOG.warn("leadership lost — standing by: {}", e.getMessage());
+      metrics.fencedCommit();
+      control.resign();
+      return;
+    } catch (StoreException e) {
+      control.finish(new EngineOutcome.Failed(e));
+      return;
+    }
+    control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
+    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
+    StopTrigger stop = new StopTrigger();
+    Pipeline pipeline = pipelines.apply(term);
+    termStop = stop;
+    running = new Thread(() -> runTerm(pipeline, stop, term), "sf2loki-term-" + term.epoch());
+    running.start();
+  }
+
+  private void runTerm(Pipeline pipeline, StopTrigger stop, Term term) {
+    PipelineOutcome outcome;
+    try {
+      outcome = pipeline.run(stop);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (outcome instanceof PipelineOutcome.LostLeadership lost) {
+      LOG.warn("leadership lost — standing by (epoch {}): {}", term.epoch(), lost.reason());
+      metrics.fencedCommit();
+      control.resign();
+    } else if (outcome instanceof PipelineOutcome.Completed) {
+      LOG.info("every source finished with nothing left to do; stopping (finite run)");
+      control.finish(new EngineOutcome.Finished());
+    } else if (outcome instanceof PipelineOutcome.Failed failed) {
+      LOG.error("pipeline failed; stopping", failed.cause());
+      control.finish(new EngineOutcome.Failed(failed.cause()));
+    } else if (outcome instanceof PipelineOutcome.Stopped stopped
+        && stopped.abandonedBatches() > 0) {
+      LOG.warn(
+          "{} batch(es) abandoned undelivered at the end of epoch {}; they will be re-read",
+          stopped.abandonedBatches(),
+          term.epoch());
+    }
+  }
+
+  @Override
+  public void onLose(Term term) {
+    metrics.lost();
+    Thread thread = running;
+    running = null;
+    if (thread != null) {
+      termStop.requestStop();
+      try {
+        thread.join(drainTimeout.toMillis());
+        if (thread.isAlive()) {
+          LOG.warn("term {} did not drain within {}; interrupting it", term.epoch(), drainTimeout);
+          thread.interrupt();
+          thread.join(drainTimeout.toMillis());
+        }
+      } catch (InterruptedException e) {
+        thread.interrupt();
+        Thread.currentThread().interrupt();
+      }
+    }
+    store.reset();
+    control.status(new EngineStatus.Standby());
+    LOG.info("leadership of epoch {} ended — standing by", term.epoch());
+  }
+}

@@ -1,0 +1,96 @@
+package io.sf2loki.daemon;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sf2loki.config.BuildInfo;
+import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.Urls;
+import io.sf2loki.daemon.http.HealthServer;
+import io.sf2loki.daemon.http.Readiness;
+import io.sf2loki.engine.ConfiguredEngine;
+import io.sf2loki.engine.Engine;
+import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.spi.Ticker;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service: health server, engine, signals. SIGTERM/SIGINT stop the engine, which drains and
+ * commits while still leading, releases the lease and returns; the process then exits 0.
+ */
+final class DaemonService implements DaemonRunner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DaemonService.class);
+
+  @Override
+  public int run(Sf2LokiConfig config) throws IOException, InterruptedException {
+    LoggingSetup.apply(config.service());
+    LOG.info(
+        "sf2loki starting: version={} sink={} store={} ({}) coordinator={} sources={}",
+        BuildInfo.version(),
+        Urls.redact(config.loki().pushUrl()),
+        config.storeType(),
+        config.store().location(),
+        config.coordinatorType(),
+        config.sources().keySet());
+    Clock clock = Clock.systemUTC();
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    StopTrigger stop = new StopTrigger();
+    CountDownLatch finished = new CountDownLatch(1);
+    int[] exitCode = {0};
+    Thread hook =
+        new Thread(
+            () -> {
+              LOG.info("stop requested; draining");
+              stop.requestStop();
+              awaitQuietly(finished, config.service().shutdownGrace().toSeconds() + 10);
+              // A plain return would make the JVM exit 143 after SIGTERM; the contract says 0
+              // after a graceful stop, so end the process here with the engine's own code.
+              Runtime.getRuntime().halt(exitCode[0]);
+            },
+            "sf2loki-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try (Engine engine = ConfiguredEngine.create(config, registry, clock, Ticker.SYSTEM);
+        HealthServer health =
+            HealthServer.start(
+                config.service().httpHost(),
+                config.service().httpPort(),
+                new Readiness(engine::status, config.service().unreadyAfterSinkFailing(), clock),
+                registry::scrape)) {
+      LOG.info("health endpoints on {}:{}", config.service().httpHost(), health.port());
+      EngineOutcome outcome = engine.run(stop);
+      exitCode[0] = exitCode(outcome);
+      return exitCode[0];
+    } finally {
+      finished.countDown();
+      if (!stop.isStopRequested()) {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      }
+    }
+  }
+
+  static int exitCode(EngineOutcome outcome) {
+    if (outcome instanceof EngineOutcome.Failed failed) {
+      LOG.error("sf2loki stopped after a failure: {}", failed.cause().toString());
+      return 1;
+    }
+    LOG.info(
+        outcome instanceof EngineOutcome.Finished
+            ? "sf2loki finished: every source is done (finite run)"
+            : "sf2loki stopped");
+    return 0;
+  }
+
+  private static void awaitQuietly(CountDownLatch latch, long seconds) {
+    try {
+      latch.await(seconds, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
