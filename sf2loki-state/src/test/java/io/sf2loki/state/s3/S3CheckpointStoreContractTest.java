@@ -32,7 +32,7 @@ class S3CheckpointStoreContractTest extends CheckpointStoreContract {
 
   @Override
   protected int propertyExamples() {
-    return 12;
+    return 8;
   }
 
   @Override
