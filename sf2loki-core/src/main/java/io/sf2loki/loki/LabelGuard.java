@@ -33,6 +33,7 @@ final class LabelGuard {
   LabelGuard(Set<String> extraAllowed) {
     java.util.HashSet<String> all = new java.util.HashSet<>(ALLOWLIST);
     all.addAll(extraAllowed);
+    all.removeIf(n -> !NAME.matcher(n).matches()); // checked once here, not per entry
     this.allowed = Set.copyOf(all);
   }
 
@@ -60,8 +61,6 @@ final class LabelGuard {
   }
 
   private boolean ok(String name, String value) {
-    return allowed.contains(name)
-        && NAME.matcher(name).matches()
-        && value.length() <= MAX_VALUE_LENGTH;
+    return allowed.contains(name) && value.length() <= MAX_VALUE_LENGTH;
   }
 }

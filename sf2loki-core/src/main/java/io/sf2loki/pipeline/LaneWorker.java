@@ -94,14 +94,23 @@ final class LaneWorker implements Runnable {
   }
 
   /** Delivers and commits one batch; false when the run is ending and the lane must stop. */
-  private boolean deliver(Batch batch) throws InterruptedException {
+  private boolean deliver(Batch batch) {
     if (batch.isCheckpointOnly()) {
       s.metrics().flushedWithoutPush(s.clock().instant().getEpochSecond());
-    } else if (!push(batch)) {
+    } else if (!pushUntilAborted(batch)) {
       abandon(batch);
       return false;
     }
     return commit(batch) && !s.control().isAborted();
+  }
+
+  private boolean pushUntilAborted(Batch batch) {
+    try {
+      return push(batch);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // teardown; the batch is abandoned below
+      return false;
+    }
   }
 
   /** Pushes until delivered or counted as dropped (true), or the run aborts (false). */
@@ -144,11 +153,6 @@ final class LaneWorker implements Runnable {
         if (s.control().awaitAbort(wait)) {
           return false;
         }
-      } catch (InterruptedException e) {
-        if (s.control().isAborted()) {
-          return false;
-        }
-        throw e;
       }
     }
   }

@@ -3,6 +3,7 @@ package io.sf2loki.state.internal;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -87,8 +88,10 @@ public sealed interface Mutation permits Mutation.Commit, Mutation.Delete {
 
     public Commit {
       Objects.requireNonNull(fence, "fence");
-      updates = Map.copyOf(new LinkedHashMap<>(updates));
+      updates = Collections.unmodifiableMap(new LinkedHashMap<>(updates));
       for (Map.Entry<String, String> e : updates.entrySet()) {
+        Objects.requireNonNull(e.getKey(), "checkpoint key");
+        Objects.requireNonNull(e.getValue(), "checkpoint value");
         if (e.getKey().isBlank()) {
           throw new IllegalArgumentException("checkpoint key must not be blank");
         }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FileCheckpointStoreCrashTest {
 
-  private static final int KILLS = 10;
+  private static final int KILLS = 6;
 
   @TempDir Path dir;
 

@@ -1,0 +1,169 @@
+package io.sf2loki.pipeline;
+
+import static io.sf2loki.pipeline.Runs.fast;
+import static io.sf2loki.pipeline.Runs.keyed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.Source.Lane;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class PipelineFlowTest {
+
+  final FakeCheckpointStore store = new FakeCheckpointStore();
+  final FakeTerm term = new FakeTerm(1);
+  final ScriptedSink sink = new ScriptedSink();
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final PipelineMetrics metrics = new PipelineMetrics(registry);
+
+  double gauge(String name, String lane) {
+    return registry.get(name).tag("lane", lane).gauge().value();
+  }
+
+  @Test
+  void stalledSinkBlocksProducersWithoutDroppingAndTheQueueStaysBounded() throws Exception {
+    sink.stallWhen(b -> true);
+    ScriptedSource flood =
+        new ScriptedSource("elf", Lane.BULK, 1000, i -> keyed("eventlogfile", "k", i), false);
+    Runs.Running run = Runs.start(fast(List.of(flood), sink, store, term).metrics(metrics).build());
+
+    // queue (100) + the batch held by the stalled push (10)
+    await().atMost(Duration.ofSeconds(10)).until(() -> flood.emitted() == 110);
+    await().during(Duration.ofMillis(300)).until(() -> flood.emitted() == 110);
+    assertThat(registry.get("sf2loki_queue_depth").gauge().value()).isEqualTo(100);
+    assertThat(store.commits()).isEmpty();
+
+    sink.release();
+
+    assertThat(run.outcome().get(30, TimeUnit.SECONDS))
+        .isInstanceOf(PipelineOutcome.Completed.class);
+    assertThat(sink.lines())
+        .containsExactlyElementsOf(IntStream.range(0, 1000).mapToObj(i -> "k#" + i).toList());
+    assertThat(store.loadAll()).containsEntry("k", "999");
+  }
+
+  @Test
+  void byteBudgetBoundsBufferedBytesWhileTheSinkStalls() throws Exception {
+    sink.stallWhen(b -> true);
+    String kib = "x".repeat(1024);
+    ScriptedSource big =
+        new ScriptedSource(
+            "elf",
+            Lane.BULK,
+            500,
+            i ->
+                LogEntry.of(
+                    Runs.T0 + i,
+                    Map.of("source", "eventlogfile"),
+                    kib + i,
+                    Map.of(),
+                    Optional.empty()),
+            false);
+    long budget = 20 * 1024;
+    Runs.Running run =
+        Runs.start(
+            fast(List.of(big), sink, store, term)
+                .batch(Runs.batch(10, 10_000, budget))
+                .metrics(metrics)
+                .build());
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> gauge("sf2loki_lane_queue_bytes", "bulk") > 0);
+    await().during(Duration.ofMillis(300)).until(() -> big.emitted() < 40);
+    assertThat(gauge("sf2loki_lane_queue_bytes", "bulk")).isLessThan(budget + 2 * 1024);
+
+    sink.release();
+    assertThat(run.outcome().get(30, TimeUnit.SECONDS))
+        .isInstanceOf(PipelineOutcome.Completed.class);
+    assertThat(sink.delivered()).hasSize(500);
+  }
+
+  @Test
+  void floodingBulkLaneDoesNotDelayTheStreamingLane() throws Exception {
+    sink.stallWhen(
+        b -> b.entries().stream().anyMatch(e -> "eventlogfile".equals(e.labels().get("source"))));
+    ScriptedSource bulk =
+        new ScriptedSource("elf", Lane.BULK, 5000, i -> keyed("eventlogfile", "elf", i), false);
+    ScriptedSource streaming =
+        new ScriptedSource("ps", Lane.STREAMING, 30, i -> keyed("pubsub", "ps", i), true);
+    Runs.Running run =
+        Runs.start(fast(List.of(bulk, streaming), sink, store, term).metrics(metrics).build());
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> sink.delivered().size() == 30);
+    await().atMost(Duration.ofSeconds(10)).until(() -> "29".equals(store.loadAll().get("ps")));
+    assertThat(sink.delivered()).allMatch(e -> e.labels().get("source").equals("pubsub"));
+    assertThat(bulk.emitted()).isLessThan(5000);
+    assertThat(store.loadAll()).doesNotContainKey("elf");
+
+    sink.release();
+    run.stop().requestStop();
+    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(0));
+  }
+
+  @Test
+  void gracefulStopDrainsAndCommitsEverythingQueued() throws Exception {
+    ScriptedSource poller =
+        new ScriptedSource("elf", Lane.BULK, 50, i -> keyed("eventlogfile", "k", i), true);
+    Runs.Running run =
+        Runs.start(
+            fast(List.of(poller), sink, store, term)
+                .batch(Runs.batch(1000, 1000, 0)) // only the interval or the final flush
+                .metrics(metrics)
+                .build());
+    await().atMost(Duration.ofSeconds(10)).until(() -> poller.emitted() == 50);
+
+    run.stop().requestStop();
+
+    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(0));
+    assertThat(sink.delivered()).hasSize(50);
+    assertThat(store.loadAll()).containsEntry("k", "49");
+  }
+
+  @Test
+  void batchUndeliverableWithinTheGraceIsAbandonedUncommitted() throws Exception {
+    sink.failRetryably(Integer.MAX_VALUE);
+    ScriptedSource poller =
+        new ScriptedSource("elf", Lane.BULK, 5, i -> keyed("eventlogfile", "k", i), true);
+    Runs.Running run =
+        Runs.start(
+            fast(List.of(poller), sink, store, term)
+                .shutdownGrace(Duration.ofMillis(300))
+                .metrics(metrics)
+                .build());
+    await().atMost(Duration.ofSeconds(10)).until(() -> sink.attempts().size() > 2);
+
+    run.stop().requestStop();
+
+    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(1));
+    assertThat(store.commits()).isEmpty();
+  }
+
+  @Test
+  void producerBlockedOnAFullLaneIsReleasedWhenTheGraceExpires() throws Exception {
+    sink.stallWhen(b -> true);
+    ScriptedSource flood =
+        new ScriptedSource("elf", Lane.BULK, 10_000, i -> keyed("eventlogfile", "k", i), false);
+    Runs.Running run =
+        Runs.start(
+            fast(List.of(flood), sink, store, term)
+                .shutdownGrace(Duration.ofMillis(200))
+                .metrics(metrics)
+                .build());
+    await().atMost(Duration.ofSeconds(10)).until(() -> flood.emitted() == 110);
+
+    run.stop().requestStop();
+
+    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(1));
+    assertThat(store.commits()).isEmpty();
+    assertThat(registry.get("sf2loki_queue_depth").gauge().value()).isZero();
+  }
+}

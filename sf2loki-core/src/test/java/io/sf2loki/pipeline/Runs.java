@@ -1,0 +1,68 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
+import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.Sink;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.StopTrigger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/** Fast pipeline settings and helpers for end-to-end tests. */
+final class Runs {
+
+  static final long T0 = Instant.now().minusSeconds(60).getEpochSecond() * 1_000_000_000L;
+
+  private Runs() {}
+
+  static BatchConfig batch(int maxEntries, int queueEntries, long queueBytes) {
+    return new BatchConfig(maxEntries, 1_048_576, Duration.ofMillis(50), queueEntries, queueBytes);
+  }
+
+  static Pipeline.Builder fast(
+      List<? extends Source> sources, Sink sink, CheckpointStore store, Fence fence) {
+    return Pipeline.builder(sources, sink, store, fence)
+        .batch(batch(10, 100, 0))
+        .retry(Backoff.fixed(Duration.ofMillis(10)), Duration.ofSeconds(60))
+        .shutdownGrace(Duration.ofSeconds(5))
+        .joinTimeout(Duration.ofSeconds(5));
+  }
+
+  /** A real entry of {@code source} whose checkpoint is {@code key} = {@code seq}. */
+  static LogEntry keyed(String source, String key, int seq) {
+    return LogEntry.of(
+        T0 + seq,
+        Map.of("job", "sf2loki", "source", source, "event_type", "Login"),
+        key + "#" + seq,
+        Map.of(),
+        Optional.of(new CheckpointToken(key, Integer.toString(seq))));
+  }
+
+  static LogEntry marker(String key, int seq) {
+    return LogEntry.checkpointOnly(new CheckpointToken(key, Integer.toString(seq)));
+  }
+
+  /** A run on a background thread with its stop trigger. */
+  record Running(CompletableFuture<PipelineOutcome> outcome, StopTrigger stop) {}
+
+  static Running start(Pipeline pipeline) {
+    StopTrigger stop = new StopTrigger();
+    CompletableFuture<PipelineOutcome> f =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return pipeline.run(stop);
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    return new Running(f, stop);
+  }
+}

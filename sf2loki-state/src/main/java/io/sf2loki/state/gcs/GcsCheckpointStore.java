@@ -1,0 +1,48 @@
+package io.sf2loki.state.gcs;
+
+import com.google.cloud.storage.Storage;
+import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.state.internal.ConditionalCheckpointStore;
+import io.sf2loki.state.internal.RetryPolicy;
+import io.sf2loki.state.internal.StoreMetrics;
+
+/**
+ * Checkpoints in one GCS object ({@code gs://bucket/object}), created with {@code
+ * ifGenerationMatch=0} and replaced with {@code ifGenerationMatch=<generation>}; the body is read
+ * at the generation the metadata named. Fencing, merging and the 412 handling are those of {@link
+ * ConditionalCheckpointStore}.
+ */
+public final class GcsCheckpointStore extends ConditionalCheckpointStore {
+
+  /**
+   * A store over a client the caller owns (and closes). The client should not retry by itself.
+   *
+   * @param storage the client
+   * @param bucket the bucket
+   * @param objectName the object name
+   * @param retry transient-failure policy
+   * @param environment metrics
+   */
+  public GcsCheckpointStore(
+      Storage storage,
+      String bucket,
+      String objectName,
+      RetryPolicy retry,
+      StoreEnvironment environment) {
+    this(new GcsObjectBackend(storage, bucket, objectName, false), retry, environment);
+  }
+
+  private GcsCheckpointStore(
+      GcsObjectBackend backend, RetryPolicy retry, StoreEnvironment environment) {
+    super(backend, retry, new StoreMetrics(environment.metrics(), "gcs"));
+  }
+
+  /** A store with its own client built from {@code config}; closing the store closes it. */
+  public static GcsCheckpointStore create(GcsStoreConfig config, StoreEnvironment environment) {
+    Storage storage = GcsClients.build(config);
+    return new GcsCheckpointStore(
+        new GcsObjectBackend(storage, config.bucket(), config.objectName(), true),
+        RetryPolicy.standard(config.maxAttempts()),
+        environment);
+  }
+}

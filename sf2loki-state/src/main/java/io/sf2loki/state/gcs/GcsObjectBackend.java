@@ -1,0 +1,102 @@
+package io.sf2loki.state.gcs;
+
+import com.google.cloud.BaseServiceException;
+import com.google.cloud.storage.Blob;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
+import io.sf2loki.state.internal.BackendException;
+import io.sf2loki.state.internal.BackendException.Kind;
+import io.sf2loki.state.internal.ObjectBackend;
+import java.util.Optional;
+
+/** The GCS object behind {@link GcsCheckpointStore}; classifies the client's failures. */
+final class GcsObjectBackend implements ObjectBackend {
+
+  private static final int GENERATION_RACES = 3;
+
+  private final Storage storage;
+  private final String bucket;
+  private final String name;
+  private final boolean ownsClient;
+
+  GcsObjectBackend(Storage storage, String bucket, String name, boolean ownsClient) {
+    this.storage = storage;
+    this.bucket = bucket;
+    this.name = name;
+    this.ownsClient = ownsClient;
+  }
+
+  @Override
+  public String location() {
+    return "gs://" + bucket + "/" + name;
+  }
+
+  @Override
+  public Optional<StoredObject> read() {
+    for (int race = 0; ; race++) {
+      Blob meta;
+      try {
+        meta = storage.get(BlobId.of(bucket, name));
+      } catch (BaseServiceException e) {
+        throw classify("get metadata", e);
+      }
+      if (meta == null) {
+        return Optional.empty();
+      }
+      long generation = meta.getGeneration();
+      try {
+        // read the body at exactly that generation, so body and generation belong together
+        byte[] body = storage.readAllBytes(BlobId.of(bucket, name, generation));
+        return Optional.of(new StoredObject(body, Long.toString(generation)));
+      } catch (BaseServiceException e) {
+        if (e.getCode() == 404 && race < GENERATION_RACES) {
+          continue; // replaced between the two calls: read the new generation
+        }
+        throw classify("download", e);
+      }
+    }
+  }
+
+  @Override
+  public String write(byte[] body, Optional<String> expected) {
+    BlobId id =
+        expected
+            .map(g -> BlobId.of(bucket, name, Long.parseLong(g)))
+            .orElse(BlobId.of(bucket, name));
+    BlobInfo info = BlobInfo.newBuilder(id).setContentType("application/json").build();
+    Storage.BlobTargetOption precondition =
+        expected.isPresent()
+            ? Storage.BlobTargetOption.generationMatch()
+            : Storage.BlobTargetOption.doesNotExist();
+    try {
+      return Long.toString(storage.create(info, body, precondition).getGeneration());
+    } catch (BaseServiceException e) {
+      throw classify("upload", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (ownsClient) {
+      try {
+        storage.close();
+      } catch (Exception e) { // Storage.close() declares Exception
+        throw new IllegalStateException("closing the GCS client failed", e);
+      }
+    }
+  }
+
+  static BackendException classify(String operation, BaseServiceException e) {
+    int code = e.getCode();
+    String what =
+        operation + (code > 0 ? " answered HTTP " + code : " failed") + ": " + e.getMessage();
+    if (code == 412) {
+      return new BackendException(Kind.PRECONDITION_FAILED, what, e);
+    }
+    if (code == 0 || code == 408 || code == 429 || code >= 500) {
+      return new BackendException(Kind.TRANSIENT, what, e);
+    }
+    return new BackendException(Kind.PERMANENT, what, e);
+  }
+}

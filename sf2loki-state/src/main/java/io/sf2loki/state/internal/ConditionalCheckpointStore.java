@@ -1,0 +1,260 @@
+package io.sf2loki.state.internal;
+
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.StoreConflictException;
+import io.sf2loki.spi.StoreUnavailableException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A checkpoint store over one object with conditional writes (S3, GCS).
+ *
+ * <p>A write starts from the cached document and its version (or a fresh read), applies the {@link
+ * Mutation} and writes it conditionally. A precondition failure is never blindly an error: the
+ * object is re-read and the fresh document decides. Equal to what we sent means our earlier attempt
+ * landed and only its response was lost (success). Otherwise another writer got in: its changes are
+ * kept and ours merged on top, up to {@code maxConflicts} times, unless its epoch is higher, which
+ * fences us (invariant 2). Transient failures are retried by the {@link RetryPolicy}.
+ *
+ * <p>Thread-safe: operations are serialised, so at most one write is in flight per store.
+ */
+public abstract class ConditionalCheckpointStore implements CheckpointStore, EpochFloor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConditionalCheckpointStore.class);
+  private static final int MAX_CONFLICTS = 5;
+
+  private final ObjectBackend backend;
+  private final RetryPolicy retry;
+  private final StoreMetrics metrics;
+  private Snapshot cached;
+  private boolean closed;
+
+  /** The document as last read or written, with its version (empty when the object is absent). */
+  private record Snapshot(Map<String, String> doc, byte[] bytes, Optional<String> version) {}
+
+  protected ConditionalCheckpointStore(
+      ObjectBackend backend, RetryPolicy retry, StoreMetrics metrics) {
+    this.backend = Objects.requireNonNull(backend, "backend");
+    this.retry = Objects.requireNonNull(retry, "retry");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  @Override
+  public String location() {
+    return backend.location();
+  }
+
+  @Override
+  public synchronized Map<String, String> loadAll() {
+    return readFresh().doc();
+  }
+
+  @Override
+  public Optional<String> load(String key) {
+    return Optional.ofNullable(loadAll().get(key));
+  }
+
+  @Override
+  public synchronized OptionalLong persistedEpoch() {
+    return StateDocument.epoch(readFresh().doc(), location());
+  }
+
+  @Override
+  public void commit(Map<String, String> updates, Fence fence) {
+    apply(Mutation.commit(updates, fence));
+  }
+
+  @Override
+  public void delete(Set<String> keys, Fence fence) {
+    apply(Mutation.delete(keys, fence));
+  }
+
+  @Override
+  public synchronized void reset() {
+    cached = null;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      cached = null;
+      backend.close();
+    }
+  }
+
+  private void apply(Mutation mutation) {
+    metrics.write(
+        () -> {
+          synchronized (this) {
+            ensureOpen();
+            Mutation.requireCurrent(mutation.fence(), location()); // before any I/O
+            writeLoop(mutation);
+            return null;
+          }
+        });
+  }
+
+  private void writeLoop(Mutation mutation) {
+    Snapshot base = cached != null ? cached : readFresh();
+    boolean fromCache = cached != null;
+    for (int conflicts = 0; ; ) {
+      Optional<Map<String, String>> next;
+      try {
+        next = mutation.applyTo(base.doc(), location());
+      } catch (FencedException e) {
+        if (!fromCache) {
+          throw e;
+        }
+        base = readFresh(); // a cached epoch may be outdated: decide on the stored one
+        fromCache = false;
+        continue;
+      }
+      if (next.isEmpty() && fromCache) {
+        base = readFresh(); // a stale cache may miss a key to delete
+        fromCache = false;
+        continue;
+      }
+      if (next.isEmpty()) {
+        return;
+      }
+      byte[] bytes = StateDocument.serialize(next.get());
+      Optional<String> written = conditionalWrite(bytes, base.version(), mutation);
+      if (written.isPresent()) {
+        cached = new Snapshot(next.get(), bytes, written);
+        return;
+      }
+      Snapshot fresh = readFresh();
+      if (Arrays.equals(fresh.bytes(), bytes)) {
+        LOG.info(
+            "{}: conditional write answered 412 but the object holds our bytes; the earlier"
+                + " attempt was applied and its response lost",
+            location());
+        return;
+      }
+      if (++conflicts > MAX_CONFLICTS) {
+        cached = null;
+        throw new StoreConflictException(
+            location()
+                + ": "
+                + mutation.verb()
+                + " lost "
+                + MAX_CONFLICTS
+                + " conditional-write races in a row to other writers; the document is reloaded"
+                + " on the next attempt");
+      }
+      metrics.retried("conflict");
+      Mutation.requireCurrent(mutation.fence(), location());
+      base = fresh;
+      fromCache = false;
+    }
+  }
+
+  /**
+   * @return the new version, or empty when the precondition failed
+   */
+  private Optional<String> conditionalWrite(byte[] bytes, Optional<String> expected, Mutation m) {
+    try {
+      return Optional.of(withRetries(m.verb(), () -> backend.write(bytes, expected)));
+    } catch (PreconditionFailed e) {
+      return Optional.empty();
+    }
+  }
+
+  private Snapshot readFresh() {
+    ensureOpen();
+    Optional<ObjectBackend.StoredObject> stored;
+    try {
+      stored = withRetries("read", backend::read);
+    } catch (PreconditionFailed e) {
+      throw new StoreUnavailableException(location() + ": read failed: " + e.getMessage(), e);
+    }
+    Snapshot snapshot =
+        stored
+            .map(
+                o ->
+                    new Snapshot(
+                        StateDocument.parse(o.body(), location(), recovery()),
+                        o.body(),
+                        Optional.of(o.version())))
+            .orElseGet(() -> new Snapshot(Map.of(), new byte[0], Optional.empty()));
+    cached = snapshot;
+    return snapshot;
+  }
+
+  private String recovery() {
+    return "The object was left untouched. Stop sf2loki, copy it aside and delete it (sources then"
+        + " resume from their configured lookback), or overwrite it with a repaired document"
+        + " through `sf2loki-cli state import --force FILE`";
+  }
+
+  /** Internal signal: the backend answered 412/409. */
+  private static final class PreconditionFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    PreconditionFailed(BackendException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  private <T> T withRetries(String what, Supplier<T> call) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.get();
+      } catch (BackendException e) {
+        switch (e.kind()) {
+          case PRECONDITION_FAILED -> throw new PreconditionFailed(e);
+          case PERMANENT ->
+              throw new StoreUnavailableException(
+                  location() + ": " + what + " failed (not retried): " + e.getMessage(), e);
+          case TRANSIENT -> {
+            if (attempt >= retry.maxAttempts()) {
+              throw new StoreUnavailableException(
+                  location()
+                      + ": "
+                      + what
+                      + " failed after "
+                      + attempt
+                      + " attempts: "
+                      + e.getMessage(),
+                  e);
+            }
+            metrics.retried("transient");
+            LOG.debug(
+                "{}: {} attempt {} failed transiently: {}",
+                location(),
+                what,
+                attempt,
+                e.getMessage());
+            sleep(retry.backoff(attempt));
+          }
+        }
+      }
+    }
+  }
+
+  private void sleep(java.time.Duration wait) {
+    try {
+      retry.sleeper().sleep(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException(location() + ": interrupted while retrying", e);
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("checkpoint store " + location() + " is closed");
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package io.sf2loki.state.internal;
+
+import java.util.Optional;
+
+/**
+ * One object in an object store with conditional writes (S3 ETag, GCS generation). Implementations
+ * translate their client's failures into {@link BackendException}s; they do not retry.
+ */
+public interface ObjectBackend extends AutoCloseable {
+
+  /** {@code s3://bucket/key} or {@code gs://bucket/object}, for messages. */
+  String location();
+
+  /**
+   * Reads the object; the version always belongs to the body of the same response.
+   *
+   * @return empty when the object does not exist
+   * @throws BackendException on failure
+   */
+  Optional<StoredObject> read();
+
+  /**
+   * Writes {@code body} only if the object is still at {@code expected} (absent when empty).
+   *
+   * @return the new version
+   * @throws BackendException with {@link BackendException.Kind#PRECONDITION_FAILED} when the
+   *     condition does not hold
+   */
+  String write(byte[] body, Optional<String> expected);
+
+  @Override
+  void close();
+
+  /**
+   * A stored body and its version token.
+   *
+   * @param body the bytes
+   * @param version the ETag or generation of exactly these bytes
+   */
+  record StoredObject(byte[] body, String version) {}
+}

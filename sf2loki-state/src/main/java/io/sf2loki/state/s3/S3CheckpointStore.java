@@ -1,0 +1,47 @@
+package io.sf2loki.state.s3;
+
+import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.state.internal.ConditionalCheckpointStore;
+import io.sf2loki.state.internal.RetryPolicy;
+import io.sf2loki.state.internal.StoreMetrics;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Checkpoints in one S3 object ({@code s3://bucket/key}), created with {@code If-None-Match: *} and
+ * replaced with {@code If-Match: <etag>}; the ETag always comes from the response that carried the
+ * body. Fencing, merging and the 412 handling are those of {@link ConditionalCheckpointStore}.
+ *
+ * <p>The client should have SDK retries disabled: a retried PUT that the server already applied
+ * comes back 412, which this store resolves by re-reading, but only if it sees the failure.
+ */
+public final class S3CheckpointStore extends ConditionalCheckpointStore {
+
+  /**
+   * A store over a client the caller owns (and closes).
+   *
+   * @param s3 the client
+   * @param bucket the bucket
+   * @param key the object key
+   * @param retry transient-failure policy
+   * @param environment metrics
+   */
+  public S3CheckpointStore(
+      S3Client s3, String bucket, String key, RetryPolicy retry, StoreEnvironment environment) {
+    this(new S3ObjectBackend(s3, bucket, key, false), retry, environment);
+  }
+
+  S3CheckpointStore(S3ObjectBackend backend, RetryPolicy retry, StoreEnvironment environment) {
+    super(backend, retry, new StoreMetrics(environment.metrics(), "s3"));
+  }
+
+  /**
+   * A store that builds its own client from {@code config} (lazily, on first use) and closes it.
+   */
+  public static S3CheckpointStore create(S3StoreConfig config, StoreEnvironment environment) {
+    S3Client client = S3Clients.build(config);
+    return new S3CheckpointStore(
+        new S3ObjectBackend(client, config.bucket(), config.key(), true),
+        RetryPolicy.standard(config.maxAttempts()),
+        environment);
+  }
+}
