@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The composition root: builds an {@link Engine} from a validated configuration — the store, the
@@ -41,8 +42,9 @@ public final class ConfiguredEngine {
         config.store().create(new StoreEnvironment(!config.isCoordinated(), clock, registry));
     Optional<EpochFloor> floor =
         store instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
-    Coordinator coordinator =
-        config.coordinator().create(new CoordinatorEnvironment(clock, ticker, floor, registry));
+    CoordinatorEnvironment coordination =
+        new CoordinatorEnvironment(clock, ticker, floor, registry);
+    Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
     LokiSink sink;
     try {
       sink = LokiSink.builder(config.loki(), registry).clock(clock).build();
@@ -60,7 +62,7 @@ public final class ConfiguredEngine {
           }
           return all;
         };
-    return Engine.builder(coordinator, store, sink, sources)
+    return Engine.builder(coordinators, store, sink, sources)
         .batch(config.loki().batch())
         .retry(config.loki().retry())
         .shutdownGrace(config.service().shutdownGrace())

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,10 +51,15 @@ public final class Engine implements AutoCloseable {
     this.pipelineMetrics = new PipelineMetrics(builder.registry);
   }
 
-  /** A builder over the four collaborators every engine needs. */
+  /**
+   * A builder over the four collaborators every engine needs.
+   *
+   * @param coordinators creates the coordinator of each campaign: a run that resigned after a
+   *     fenced commit campaigns again with a fresh one (a coordinator runs once)
+   */
   public static Builder builder(
-      Coordinator coordinator, CheckpointStore store, Sink sink, TermSources sources) {
-    return new Builder(coordinator, store, sink, sources);
+      Supplier<Coordinator> coordinators, CheckpointStore store, Sink sink, TermSources sources) {
+    return new Builder(coordinators, store, sink, sources);
   }
 
   /** What the engine is doing now (for readiness probes). */
@@ -106,7 +112,9 @@ public final class Engine implements AutoCloseable {
           break;
         }
         status.set(new EngineStatus.Standby());
-        cfg.coordinator.run(listener, round);
+        try (Coordinator coordinator = cfg.coordinators.get()) {
+          coordinator.run(listener, round);
+        }
         if (outcome.get() == null && !stop.isStopRequested()) {
           LOG.info("resigned after losing leadership; campaigning again");
         }
@@ -153,11 +161,10 @@ public final class Engine implements AutoCloseable {
         .build();
   }
 
-  /** Closes the sink, the coordinator and, last, the store (which releases its lock). */
+  /** Closes the sink and, last, the store (which releases its lock). */
   @Override
   public void close() {
     closeQuietly("sink", cfg.sink);
-    closeQuietly("coordinator", cfg.coordinator);
     closeQuietly("checkpoint store", cfg.store);
   }
 
@@ -173,7 +180,7 @@ public final class Engine implements AutoCloseable {
 
   /** Assembles an {@link Engine}; every setting has a production default. */
   public static final class Builder {
-    private final Coordinator coordinator;
+    private final Supplier<Coordinator> coordinators;
     private final CheckpointStore store;
     private final Sink sink;
     private final TermSources sources;
@@ -187,8 +194,8 @@ public final class Engine implements AutoCloseable {
     private Ticker ticker = Ticker.SYSTEM;
 
     private Builder(
-        Coordinator coordinator, CheckpointStore store, Sink sink, TermSources sources) {
-      this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        Supplier<Coordinator> coordinators, CheckpointStore store, Sink sink, TermSources sources) {
+      this.coordinators = Objects.requireNonNull(coordinators, "coordinators");
       this.store = Objects.requireNonNull(store, "store");
       this.sink = Objects.requireNonNull(sink, "sink");
       this.sources = Objects.requireNonNull(sources, "sources");

@@ -35,7 +35,7 @@ final class CountingSource implements Source {
     while (next <= limit && !ctx.stopRequested()) {
       ctx.emit(
           LogEntry.of(
-              1_700_000_000_000_000_000L + next,
+              java.time.Instant.now().toEpochMilli() * 1_000_000L + next % 1_000_000L,
               Map.of("source", "test", "event_type", "Counter"),
               "{\"n\":" + next + "}",
               Map.of(),

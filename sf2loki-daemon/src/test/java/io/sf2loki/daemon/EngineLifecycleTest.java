@@ -11,7 +11,6 @@ import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.EngineStatus;
 import io.sf2loki.loki.LokiSink;
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
@@ -70,14 +69,12 @@ class EngineLifecycleTest {
         config
             .store()
             .create(new StoreEnvironment(!config.isCoordinated(), Clock.systemUTC(), registry));
-    Coordinator coordinator =
-        config
-            .coordinator()
-            .create(
-                new CoordinatorEnvironment(
-                    Clock.systemUTC(), Ticker.SYSTEM, Optional.of((EpochFloor) store), registry));
+    CoordinatorEnvironment coordination =
+        new CoordinatorEnvironment(
+            Clock.systemUTC(), Ticker.SYSTEM, Optional.of((EpochFloor) store), registry);
     LokiSink sink = LokiSink.builder(config.loki(), registry).build();
-    return Engine.builder(coordinator, store, sink, () -> List.of(source))
+    return Engine.builder(
+            () -> config.coordinator().create(coordination), store, sink, () -> List.of(source))
         .batch(config.loki().batch())
         .shutdownGrace(config.service().shutdownGrace())
         .metrics(registry)
