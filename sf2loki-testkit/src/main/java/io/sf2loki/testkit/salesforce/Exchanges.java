@@ -6,21 +6,18 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
-/** Small helpers shared by the fake's handlers: form decoding, responses with a Date header. */
+/**
+ * Small helpers shared by the fake's handlers: form decoding and Salesforce-shaped responses.
+ *
+ * <p>The JDK server stamps every response with a {@code Date} header from the machine's real clock
+ * (it overwrites any handler value), so clock-skew tests shift the client's clock instead.
+ */
 final class Exchanges {
 
-  private final Supplier<Instant> serverNow;
-
-  Exchanges(Supplier<Instant> serverNow) {
-    this.serverNow = serverNow;
-  }
+  Exchanges() {}
 
   /** Decodes {@code a=b&c=d} with form rules ({@code +} and {@code %20} are both spaces). */
   static Map<String, String> decodeForm(String raw) {
@@ -45,14 +42,8 @@ final class Exchanges {
     }
   }
 
-  /** The RFC 1123 {@code Date} header value of the fake's (possibly skewed) clock. */
-  String dateHeader() {
-    return DateTimeFormatter.RFC_1123_DATE_TIME.format(serverNow.get().atOffset(ZoneOffset.UTC));
-  }
-
   void send(HttpExchange ex, int status, String contentType, String body) throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Date", dateHeader());
     ex.getResponseHeaders().set("Content-Type", contentType);
     ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
     try (OutputStream out = ex.getResponseBody()) {

@@ -58,7 +58,7 @@ public final class FakeSalesforce implements AutoCloseable {
     this.executor = Executors.newCachedThreadPool();
     server.setExecutor(executor);
     this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
-    server.createContext("/", new Router(this, new Exchanges(this::serverNow)));
+    server.createContext("/", new Router(this, new Exchanges()));
     server.start();
   }
 
@@ -113,7 +113,11 @@ public final class FakeSalesforce implements AutoCloseable {
     tokens.clear();
   }
 
-  /** Shifts the fake's clock (Date header, file visibility) by {@code offset}. */
+  /**
+   * Shifts the fake's notion of now (file visibility, JWT {@code exp} checks, activity) by {@code
+   * offset}. The {@code Date} header always carries the machine's real time (the JDK server sets
+   * it), so a skew test moves the client's clock instead.
+   */
   public void serverClockOffset(Duration offset) {
     this.clockOffset = Objects.requireNonNull(offset);
   }
@@ -141,11 +145,22 @@ public final class FakeSalesforce implements AutoCloseable {
     return tokenCounter.get();
   }
 
+  /**
+   * Stops serving. The JDK server's stop waits for its dispatcher's one-second select tick, so it
+   * runs on a background thread and the caller does not wait for it.
+   */
   @Override
   public void close() {
     activity.stop();
-    server.stop(0);
-    executor.shutdownNow();
+    Thread stopper =
+        new Thread(
+            () -> {
+              server.stop(0);
+              executor.shutdownNow();
+            },
+            "fake-salesforce-stop");
+    stopper.setDaemon(true);
+    stopper.start();
   }
 
   // ---- package-private state used by the handlers ----

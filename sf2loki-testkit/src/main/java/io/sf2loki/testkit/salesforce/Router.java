@@ -161,7 +161,6 @@ final class Router implements HttpHandler {
     }
     fake.stats().downloadStarted(id);
     LogFileCsv csv = fake.csv(spec.get());
-    ex.getResponseHeaders().set("Date", http.dateHeader());
     ex.getResponseHeaders().set("Content-Type", "text/csv");
     ex.sendResponseHeaders(200, 0); // chunked: the body is generated while it is sent
     long limit = cut ? Math.max(1, fake.byteLength(spec.get()) / 2) : Long.MAX_VALUE;

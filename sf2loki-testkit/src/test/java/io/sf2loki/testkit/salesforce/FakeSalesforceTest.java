@@ -25,14 +25,22 @@ class FakeSalesforceTest {
 
   private static final Instant HOUR = Instant.parse("2026-06-30T00:00:00Z");
   private final HttpClient client = HttpClient.newHttpClient();
-  private KeyPair keys;
+  private static final KeyPair TRUSTED = generate();
+  private KeyPair keys = TRUSTED;
   private FakeSalesforce sf;
 
+  private static KeyPair generate() {
+    try {
+      KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
+      gen.initialize(2048);
+      return gen.generateKeyPair();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @BeforeEach
-  void start() throws Exception {
-    KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-    gen.initialize(2048);
-    keys = gen.generateKeyPair();
+  void start() {
     sf =
         FakeSalesforce.builder()
             .clientId("cid")
@@ -64,7 +72,7 @@ class FakeSalesforceTest {
 
   @Test
   void jwtSignedWithAnotherKeyIsRejected() throws Exception {
-    keys = KeyPairGenerator.getInstance("RSA").generateKeyPair();
+    keys = generate();
     HttpResponse<String> r = token(jwt("cid", "int@example.com", sf.baseUrl().toString()));
     assertThat(json(r).path("error_description").asText()).contains("signature");
   }
