@@ -1,6 +1,7 @@
 package io.sf2loki.source.eventlogfile;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -8,12 +9,20 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ElfMetrics {
 
   static final String SOURCE = "eventlogfile";
+  private static final String CYCLE_SECONDS = "sf2loki_eventlogfile_cycle_seconds";
   private final MeterRegistry registry;
   private final AtomicLong cycleMillis = new AtomicLong();
 
   ElfMetrics(MeterRegistry registry) {
     this.registry = registry;
-    registry.gauge("sf2loki_eventlogfile_cycle_seconds", cycleMillis, v -> v.get() / 1000.0);
+    // one source per leadership run shares the registry: the new run's gauge replaces the old one
+    Gauge previous = registry.find(CYCLE_SECONDS).gauge();
+    if (previous != null) {
+      registry.remove(previous);
+    }
+    Gauge.builder(CYCLE_SECONDS, cycleMillis, v -> v.get() / 1000.0)
+        .strongReference(true)
+        .register(registry);
   }
 
   void fileProcessed(String type) {
