@@ -70,14 +70,7 @@ public final class EventLogFileSource implements Source {
 
   @Override
   public void run(SourceContext ctx) throws InterruptedException {
-    ExecutorService workers =
-        Executors.newFixedThreadPool(
-            config.concurrency(),
-            r -> {
-              Thread t = new Thread(r, "sf2loki-eventlogfile");
-              t.setDaemon(true);
-              return t;
-            });
+    ExecutorService workers = newWorkers();
     Duration authBackoff = AUTH_BACKOFF_START;
     try {
       while (!ctx.stopRequested()) {
@@ -108,6 +101,26 @@ public final class EventLogFileSource implements Source {
       resources.close(); // the HTTP client of this run
     } catch (Exception e) {
       LOG.debug("closing the EventLogFile HTTP client failed", e);
+    }
+  }
+
+  private ExecutorService newWorkers() {
+    return Executors.newFixedThreadPool(
+        config.concurrency(),
+        r -> {
+          Thread t = new Thread(r, "sf2loki-eventlogfile");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** One cycle on its own worker pool (tests and one-shot callers). */
+  void cycleOnce(SourceContext ctx) throws AuthException, InterruptedException {
+    ExecutorService workers = newWorkers();
+    try {
+      cycle(ctx, workers);
+    } finally {
+      workers.shutdownNow();
     }
   }
 

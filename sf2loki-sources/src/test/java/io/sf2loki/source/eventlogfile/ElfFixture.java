@@ -17,8 +17,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /** The fake org plus the real client stack, and sources built on it. */
@@ -29,7 +27,6 @@ final class ElfFixture implements AutoCloseable {
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   final CloseableHttpClient http =
       SalesforceHttpClients.create(Duration.ofSeconds(10), Optional.empty());
-  final ExecutorService workers = Executors.newFixedThreadPool(4);
 
   ElfFixture() {
     this(FakeSalesforce.builder().clientId("cid").clientSecret("secret").build());
@@ -107,7 +104,6 @@ final class ElfFixture implements AutoCloseable {
 
   @Override
   public void close() throws java.io.IOException {
-    workers.shutdownNow();
     sf.close();
     http.close();
   }
