@@ -98,16 +98,38 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     return Optional.empty();
   }
 
-  /** Writes a claim over a claimable lease, waits the verify pause and re-reads it. */
+  /**
+   * Writes a claim over a claimable lease, waits the verify pause and re-reads it.
+   *
+   * <p>The claim is sound only when it lands within one verify pause of the read it was decided on:
+   * a rival that wrote after that read verifies after our write and sees it. A claimant that stalls
+   * longer (a GC pause, a hung mount) may overwrite a lease a rival has already won and verified,
+   * with the same epoch when both computed it from the same floor; such a claim is abandoned. It is
+   * not released: left in place it keeps standbys off until the overwritten leader has seen it and
+   * stepped down. The floor is read before the deciding read so that a slow store does not count.
+   */
   private Optional<LeaseTerm> claim(LeaseRead seen, StopSignal stop) throws InterruptedException {
     long epoch = epochs.next(seen.epoch());
     long start = ticker.nanoTime();
+    LeaseRead decided = storage.read();
+    if (!claimable(decided) || decided.epoch() > seen.epoch()) {
+      LOG.info("file lease {} changed while the epoch was computed; backing off", location());
+      return Optional.empty();
+    }
     FileLeaseDocument mine = new FileLeaseDocument(holder, clock.instant().plus(ttl), epoch);
     try {
       storage.write(mine);
     } catch (IOException e) {
       LOG.warn("cannot write file lease {}; retrying: {}", location(), e.toString());
       pause(renewInterval, stop);
+      return Optional.empty();
+    }
+    long took = ticker.nanoTime() - start;
+    if (took >= verifyPause.toNanos()) {
+      LOG.warn(
+          "claim of file lease {} took {} ms, longer than the verify pause; abandoning it",
+          location(),
+          Duration.ofNanos(took).toMillis());
       return Optional.empty();
     }
     boolean stopping = pause(verifyPause, stop);
@@ -128,6 +150,13 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     }
     lastGoodNanos = start;
     return Optional.of(term);
+  }
+
+  private boolean claimable(LeaseRead read) {
+    if (read instanceof LeaseRead.Unknown) {
+      return false;
+    }
+    return !(read instanceof LeaseRead.Present p) || p.document().isExpiredAt(clock.instant());
   }
 
   @Override

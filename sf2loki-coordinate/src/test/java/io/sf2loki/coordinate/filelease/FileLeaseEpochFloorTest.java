@@ -3,9 +3,10 @@ package io.sf2loki.coordinate.filelease;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.coordinate.support.Contender;
+import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.Fences;
-import io.sf2loki.coordinate.support.FencingMemoryStore;
 import io.sf2loki.coordinate.support.InMemoryEpochFloor;
+import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Term;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Invariant 2 for file_lease: epoch = max(lease epoch, store floor) + 1 at every acquire. */
 class FileLeaseEpochFloorTest {
@@ -25,6 +28,7 @@ class FileLeaseEpochFloorTest {
   @TempDir Path dir;
   FileLeaseFixture fx;
   Contender contender;
+  FencedStore store;
 
   @BeforeEach
   void setUp() {
@@ -37,6 +41,15 @@ class FileLeaseEpochFloorTest {
     if (contender != null) {
       contender.stop();
     }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  /** The in-memory double or the real file store of sf2loki-state, in this test's directory. */
+  private FencedStore open(StoreKind kind) {
+    store = kind.open(dir);
+    return store;
   }
 
   private Term acquire(Optional<EpochFloor> floor) throws InterruptedException {
@@ -49,9 +62,10 @@ class FileLeaseEpochFloorTest {
 
   private static final Duration RENEW_STEP = Duration.ofSeconds(1);
 
-  @Test
-  void absentLeaseFileYieldsEpochAboveStateFloorAndCommitSucceeds() throws Exception {
-    FencingMemoryStore store = new FencingMemoryStore();
+  @ParameterizedTest
+  @EnumSource(StoreKind.class)
+  void absentLeaseFileYieldsEpochAboveStateFloorAndCommitSucceeds(StoreKind kind) throws Exception {
+    FencedStore store = open(kind);
     store.commit(Map.of("apexlog", "x"), Fences.atEpoch(7));
 
     Term term = acquire(Optional.of(store));
@@ -61,9 +75,11 @@ class FileLeaseEpochFloorTest {
     assertThat(store.persistedEpoch()).hasValue(8);
   }
 
-  @Test
-  void corruptLeaseFileYieldsEpochAboveStateFloorAndCommitSucceeds() throws Exception {
-    FencingMemoryStore store = new FencingMemoryStore();
+  @ParameterizedTest
+  @EnumSource(StoreKind.class)
+  void corruptLeaseFileYieldsEpochAboveStateFloorAndCommitSucceeds(StoreKind kind)
+      throws Exception {
+    FencedStore store = open(kind);
     store.commit(Map.of("apexlog", "x"), Fences.atEpoch(7));
     Files.writeString(
         fx.lease, "{\"holder\": \"old\", \"expires_at\": tru", StandardCharsets.UTF_8);
@@ -105,9 +121,10 @@ class FileLeaseEpochFloorTest {
     assertThat(acquire(Optional.empty()).epoch()).isEqualTo(10);
   }
 
-  @Test
-  void deletedLeaseFileStillYieldsEpochAboveStateFloor() throws Exception {
-    FencingMemoryStore store = new FencingMemoryStore();
+  @ParameterizedTest
+  @EnumSource(StoreKind.class)
+  void deletedLeaseFileStillYieldsEpochAboveStateFloor(StoreKind kind) throws Exception {
+    FencedStore store = open(kind);
     Term first = acquire(Optional.of(store));
     store.commit(Map.of("apexlog", "1"), first);
     contender.stop();

@@ -1,10 +1,13 @@
 package io.sf2loki.coordinate.filelease;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FaultyLeaseStorage;
+import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.FencingMemoryStore;
+import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.Term;
 import java.nio.file.Path;
@@ -15,6 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Real threads contending for one lease file on a shared simulated timeline. */
 class FileLeaseRaceTest {
@@ -51,11 +56,12 @@ class FileLeaseRaceTest {
     }
   }
 
-  @Test
-  void pausedLeaderNeverOverlapsItsSuccessorAndIsFenced() throws Exception {
+  @ParameterizedTest
+  @EnumSource(StoreKind.class)
+  void pausedLeaderNeverOverlapsItsSuccessorAndIsFenced(StoreKind kind) throws Exception {
     FileLeaseFixture fx = new FileLeaseFixture(dir);
     fx.time.join();
-    FencingMemoryStore store = new FencingMemoryStore();
+    FencedStore store = kind.open(dir);
     FaultyLeaseStorage aStorage = new FaultyLeaseStorage(new FileLeaseFile(fx.lease), fx.time);
     Contender a = Contender.start(fx.time, "a", fx.coordinator(aStorage, "a", Optional.of(store)));
     fx.time.awaitCondition(a::isLeading, Duration.ofMinutes(1), STEP);
@@ -80,10 +86,11 @@ class FileLeaseRaceTest {
     Term bTerm = b.currentTerm().orElseThrow();
     assertThat(bTerm.epoch()).isGreaterThan(aTerm.epoch());
     store.commit(Map.of("k", "b"), bTerm);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.commit(Map.of("k", "a2"), aTerm))
+    assertThatThrownBy(() -> store.commit(Map.of("k", "a2"), aTerm))
         .isInstanceOf(FencedException.class);
     fx.time.leave();
     a.stop();
     b.stop();
+    store.close();
   }
 }

@@ -1,8 +1,6 @@
 package io.sf2loki.coordinate.support;
 
 import io.sf2loki.model.CheckpointToken;
-import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import java.util.LinkedHashMap;
@@ -17,7 +15,7 @@ import java.util.Set;
  * change; a fenced write persists its epoch. Stands in for the real stores, which live in another
  * module.
  */
-public final class FencingMemoryStore implements CheckpointStore, EpochFloor {
+public final class FencingMemoryStore implements FencedStore {
 
   private final Map<String, String> document = new LinkedHashMap<>();
 

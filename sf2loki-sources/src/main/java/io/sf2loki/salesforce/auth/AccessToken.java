@@ -1,0 +1,28 @@
+package io.sf2loki.salesforce.auth;
+
+import io.sf2loki.config.Secret;
+import java.net.URI;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A minted Salesforce access token. Compared by identity of the mint: {@link
+ * TokenProvider#invalidate} discards a token only if it is still the cached one.
+ *
+ * @param value the bearer token (redacted in {@link #toString()})
+ * @param instanceUrl the org's instance base URL every REST call goes to
+ * @param refreshAt when the provider stops handing it out and mints anew
+ */
+public record AccessToken(Secret value, URI instanceUrl, Instant refreshAt) {
+
+  public AccessToken {
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(instanceUrl, "instanceUrl");
+    Objects.requireNonNull(refreshAt, "refreshAt");
+  }
+
+  /** The {@code Authorization} header value. */
+  public String bearerHeader() {
+    return "Bearer " + value.reveal();
+  }
+}

@@ -1,0 +1,23 @@
+package io.sf2loki.salesforce.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * All records of one SOQL query, every page followed.
+ *
+ * @param records the records in server order, {@code attributes} included
+ * @param pages how many pages were fetched
+ */
+public record QueryResult(List<ObjectNode> records, int pages) {
+
+  public QueryResult {
+    records = List.copyOf(records);
+  }
+
+  /** The text of {@code field} in each record, missing values as empty strings. */
+  public List<String> texts(String field) {
+    return records.stream().map(r -> r.path(field)).map(JsonNode::asText).toList();
+  }
+}

@@ -1,0 +1,40 @@
+package io.sf2loki.salesforce.testing;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A wall clock tests move by hand. */
+public final class MutableClock extends Clock {
+
+  private volatile Instant now;
+
+  public MutableClock(Instant start) {
+    this.now = start;
+  }
+
+  public void advance(Duration d) {
+    now = now.plus(d);
+  }
+
+  public void set(Instant t) {
+    now = t;
+  }
+
+  @Override
+  public Instant instant() {
+    return now;
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+}

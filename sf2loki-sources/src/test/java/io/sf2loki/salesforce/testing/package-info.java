@@ -1,0 +1,2 @@
+/** Test doubles shared by the Salesforce client and source tests. */
+package io.sf2loki.salesforce.testing;

@@ -1,0 +1,319 @@
+package io.sf2loki.testkit.salesforce;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A fake Salesforce org on an ephemeral local port. See the package documentation for what it
+ * serves. Thread-safe; {@link #close()} stops the server and any activity generator.
+ *
+ * <pre>
+ * try (FakeSalesforce sf = FakeSalesforce.builder().clientId("cid").username("u@x")
+ *     .jwtPublicKey(keys.getPublic()).build()) {
+ *   sf.addLogFile(...);
+ *   // point salesforce.login_url at sf.baseUrl()
+ * }
+ * </pre>
+ */
+public final class FakeSalesforce implements AutoCloseable {
+
+  private final Builder settings;
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final URI baseUrl;
+  private final Faults faults = new Faults();
+  private final Map<String, LogFileSpec> files = new ConcurrentHashMap<>();
+  private final Map<String, Long> lengths = new ConcurrentHashMap<>();
+  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private final List<String> queries = new CopyOnWriteArrayList<>();
+  private final Stats stats = new Stats();
+  private final AtomicLong tokenCounter = new AtomicLong();
+  private final AtomicLong idCounter = new AtomicLong();
+  private final Activity activity = new Activity(this);
+  private volatile Duration clockOffset = Duration.ZERO;
+
+  private FakeSalesforce(Builder b) throws IOException {
+    this.settings = b;
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    this.executor = Executors.newCachedThreadPool();
+    server.setExecutor(executor);
+    this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    server.createContext("/", new Router(this, new Exchanges()));
+    server.start();
+  }
+
+  /** A builder with defaults: org {@code 00D000000000001AAA}, API 60.0, batch size 2000. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** {@code http://127.0.0.1:<port>}: the login URL, JWT audience and instance URL. */
+  public URI baseUrl() {
+    return baseUrl;
+  }
+
+  /** Schedules a fault. */
+  public void inject(Fault fault) {
+    faults.add(fault);
+  }
+
+  /** Faults not yet consumed. */
+  public int pendingFaults() {
+    return faults.pendingCount();
+  }
+
+  /** Adds (or regenerates, same id) a file; visible once its CreatedDate has passed. */
+  public void addLogFile(LogFileSpec spec) {
+    files.put(spec.id(), spec);
+  }
+
+  /** Adds a file with a generated id and a seed derived from it. */
+  public LogFileSpec addLogFile(
+      String eventType, String interval, Instant logDate, Instant createdDate, long rows) {
+    long n = idCounter.incrementAndGet();
+    String id = String.format("0ATD0000%07dAAA", n);
+    LogFileSpec spec =
+        new LogFileSpec(id, eventType, interval, logDate, createdDate, 1, rows, n, true);
+    addLogFile(spec);
+    return spec;
+  }
+
+  /** The current record of file {@code id}. */
+  public Optional<LogFileSpec> logFile(String id) {
+    return Optional.ofNullable(files.get(id));
+  }
+
+  /** The generator of {@code spec}'s body, to recompute expected rows. */
+  public LogFileCsv csv(LogFileSpec spec) {
+    return new LogFileCsv(spec, settings.orgId);
+  }
+
+  /** Makes every issued token invalid, as an org session timeout does. */
+  public void expireAllTokens() {
+    tokens.clear();
+  }
+
+  /**
+   * Shifts the fake's notion of now (file visibility, JWT {@code exp} checks, activity) by {@code
+   * offset}. The {@code Date} header always carries the machine's real time (the JDK server sets
+   * it), so a skew test moves the client's clock instead.
+   */
+  public void serverClockOffset(Duration offset) {
+    this.clockOffset = Objects.requireNonNull(offset);
+  }
+
+  /**
+   * Starts producing one new file per event type every {@code period}, with {@code rows} rows,
+   * created "now" on the fake's clock, until {@link #close()}.
+   */
+  public void startActivity(Duration period, List<String> eventTypes, long rows) {
+    activity.start(period, eventTypes, rows);
+  }
+
+  /** What the fake has produced and served so far. */
+  public Stats stats() {
+    return stats;
+  }
+
+  /** Every SOQL text received, decoded, in arrival order. */
+  public List<String> queries() {
+    return List.copyOf(queries);
+  }
+
+  /** Tokens minted so far. */
+  public long tokensIssued() {
+    return tokenCounter.get();
+  }
+
+  /**
+   * Stops serving. The JDK server's stop waits for its dispatcher's one-second select tick, so it
+   * runs on a background thread and the caller does not wait for it.
+   */
+  @Override
+  public void close() {
+    activity.stop();
+    Thread stopper =
+        new Thread(
+            () -> {
+              server.stop(0);
+              executor.shutdownNow();
+            },
+            "fake-salesforce-stop");
+    stopper.setDaemon(true);
+    stopper.start();
+  }
+
+  // ---- package-private state used by the handlers ----
+
+  Instant serverNow() {
+    return settings.clock.instant().plus(clockOffset);
+  }
+
+  Faults faults() {
+    return faults;
+  }
+
+  String clientId() {
+    return settings.clientId;
+  }
+
+  Optional<String> clientSecret() {
+    return Optional.ofNullable(settings.clientSecret);
+  }
+
+  Optional<String> username() {
+    return Optional.ofNullable(settings.username);
+  }
+
+  Optional<PublicKey> jwtPublicKey() {
+    return Optional.ofNullable(settings.jwtPublicKey);
+  }
+
+  String audience() {
+    return settings.audience != null ? settings.audience : baseUrl.toString();
+  }
+
+  String orgId() {
+    return settings.orgId;
+  }
+
+  String apiVersion() {
+    return settings.apiVersion;
+  }
+
+  int queryBatchSize() {
+    return settings.queryBatchSize;
+  }
+
+  String issueToken() {
+    String token = settings.orgId.substring(0, 15) + "!AQ" + tokenCounter.incrementAndGet() + "x";
+    tokens.add(token);
+    return token;
+  }
+
+  void recordTokenFailure() {
+    stats.tokenFailures.incrementAndGet();
+  }
+
+  boolean isValidToken(String token) {
+    return tokens.contains(token);
+  }
+
+  void recordQuery(String soql) {
+    queries.add(soql);
+  }
+
+  /** Files whose CreatedDate has passed on the fake's clock, by (CreatedDate, Id). */
+  List<LogFileSpec> visibleFiles() {
+    Instant now = serverNow();
+    List<LogFileSpec> out = new ArrayList<>();
+    for (LogFileSpec f : files.values()) {
+      if (!f.createdDate().isAfter(now)) {
+        out.add(f);
+      }
+    }
+    out.sort(Comparator.comparing(LogFileSpec::createdDate).thenComparing(LogFileSpec::id));
+    return out;
+  }
+
+  /** LogFileLength as listed (exact for small files, estimated for huge ones). */
+  long byteLength(LogFileSpec f) {
+    return lengths.computeIfAbsent(f.id() + "@" + f.createdDate(), k -> csv(f).listedLength());
+  }
+
+  long nextId() {
+    return idCounter.incrementAndGet();
+  }
+
+  /** Builds a {@link FakeSalesforce}. */
+  public static final class Builder {
+    private String clientId = "test-client-id";
+    private String clientSecret;
+    private String username;
+    private PublicKey jwtPublicKey;
+    private String audience;
+    private String orgId = "00D000000000001AAA";
+    private String apiVersion = "60.0";
+    private int queryBatchSize = 2000;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    public Builder clientId(String v) {
+      this.clientId = Objects.requireNonNull(v);
+      return this;
+    }
+
+    public Builder clientSecret(String v) {
+      this.clientSecret = v;
+      return this;
+    }
+
+    public Builder username(String v) {
+      this.username = v;
+      return this;
+    }
+
+    /** The public key of the connected app's certificate; JWT assertions must verify with it. */
+    public Builder jwtPublicKey(PublicKey v) {
+      this.jwtPublicKey = v;
+      return this;
+    }
+
+    /** The expected JWT {@code aud}; defaults to {@link #baseUrl()}. */
+    public Builder audience(String v) {
+      this.audience = v;
+      return this;
+    }
+
+    public Builder orgId(String v) {
+      this.orgId = Objects.requireNonNull(v);
+      return this;
+    }
+
+    public Builder apiVersion(String v) {
+      this.apiVersion = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** Records per query page before {@code nextRecordsUrl} kicks in. */
+    public Builder queryBatchSize(int v) {
+      this.queryBatchSize = v;
+      return this;
+    }
+
+    public Builder clock(Clock v) {
+      this.clock = Objects.requireNonNull(v);
+      return this;
+    }
+
+    /** Starts the server. */
+    public FakeSalesforce build() {
+      try {
+        return new FakeSalesforce(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start the fake Salesforce", e);
+      }
+    }
+  }
+}
