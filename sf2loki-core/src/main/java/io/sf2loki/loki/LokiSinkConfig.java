@@ -140,6 +140,23 @@ public record LokiSinkConfig(
     }
   }
 
+  /**
+   * The defaults of every {@code sink.loki} key with the given URL, for library users who build a
+   * sink without a config file.
+   *
+   * @throws io.sf2loki.config.ConfigInvalidException when the URL is not http(s)
+   */
+  public static LokiSinkConfig forUrl(String url) {
+    ConfigReader r =
+        new io.sf2loki.config.ConfigLoader(
+                LokiSinkConfig.class.getClassLoader(), java.util.Map.of())
+            .loadString("sink.loki.url = " + com.typesafe.config.ConfigUtil.quoteString(url))
+            .reader();
+    LokiSinkConfig config = bind(r.section("sink.loki"));
+    r.throwIfInvalid();
+    return config;
+  }
+
   /** Binds and validates {@code sink.loki}. */
   public static LokiSinkConfig bind(ConfigReader r) {
     URI url = Urls.required(r, "url");

@@ -93,7 +93,7 @@ class EngineLifecycleTest {
       assertThat(outcome).isInstanceOf(EngineOutcome.Finished.class);
     }
     assertThat(loki.lines()).hasSize(50).contains("{\"n\":1}", "{\"n\":50}");
-    assertThat(state()).contains("\"test:counter\":\"50\"");
+    assertThat(state()).contains("\"test:counter\": \"50\"");
   }
 
   @Test
@@ -109,7 +109,7 @@ class EngineLifecycleTest {
       assertThat(run.get(20, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
     }
     long committed =
-        Long.parseLong(state().replaceAll(".*\"test:counter\":\"(\\d+)\".*", "$1").strip());
+        Long.parseLong(state().replaceAll(".*\"test:counter\": \"(\\d+)\".*", "$1").strip());
     assertThat(committed).isEqualTo(loki.lines().size());
   }
 

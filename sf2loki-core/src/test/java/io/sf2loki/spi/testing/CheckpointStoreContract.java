@@ -174,6 +174,30 @@ public abstract class CheckpointStoreContract {
   }
 
   @Test
+  void emptyFencedCommitStampsANewEpochSoALaterAcquireGoesAboveIt() throws Exception {
+    CheckpointStore store = openStore();
+    store.commit(Map.of("a", "1"), epoch(3));
+    store.commit(Map.of(), epoch(4));
+    assertThat(floor(openStore()).persistedEpoch()).hasValue(4);
+    assertThat(store.loadAll()).containsOnly(Map.entry("a", "1"), Map.entry(EPOCH, "4"));
+  }
+
+  @Test
+  void emptyFencedCommitAtThePersistedEpochWritesNothing() throws Exception {
+    CheckpointStore store = openStore();
+    store.commit(Map.of("a", "1"), epoch(4));
+    byte[] before = readRaw().orElseThrow();
+    store.commit(Map.of(), epoch(4));
+    assertThat(readRaw()).hasValueSatisfying(b -> assertThat(b).isEqualTo(before));
+  }
+
+  @Test
+  void emptyUnfencedCommitWritesNothing() throws Exception {
+    openStore().commit(Map.of(), Fence.NONE);
+    assertThat(readRaw()).isEmpty();
+  }
+
+  @Test
   void commitBelowPersistedEpochIsFencedAndChangesNothing() throws Exception {
     openStore().commit(Map.of("a", "new"), epoch(5));
     byte[] before = readRaw().orElseThrow();

@@ -83,6 +83,20 @@ public sealed interface Mutation permits Mutation.Commit, Mutation.Delete {
     return mine;
   }
 
+  /**
+   * True when stamping {@code stamp} changes the persisted epoch. An empty fenced commit is how a
+   * new leader records its epoch before any data moves, so that a standby taking a lost or deleted
+   * lease later goes above it (invariant 2); when the epoch is already there, it writes nothing.
+   */
+  private static boolean raisesEpoch(
+      OptionalLong stamp, Map<String, String> fresh, String location) {
+    if (stamp.isEmpty()) {
+      return false;
+    }
+    OptionalLong stored = StateDocument.epoch(fresh, location);
+    return stored.isEmpty() || stored.getAsLong() != stamp.getAsLong();
+  }
+
   /** A commit of several keys as one write. */
   record Commit(Map<String, String> updates, Fence fence) implements Mutation {
 
@@ -117,7 +131,7 @@ public sealed interface Mutation permits Mutation.Commit, Mutation.Delete {
     @Override
     public Optional<Map<String, String>> applyTo(Map<String, String> fresh, String location) {
       OptionalLong stamp = checkEpoch(fence, fresh, location);
-      if (updates.isEmpty()) {
+      if (updates.isEmpty() && !raisesEpoch(stamp, fresh, location)) {
         return Optional.empty();
       }
       Map<String, String> next = new LinkedHashMap<>(fresh);
