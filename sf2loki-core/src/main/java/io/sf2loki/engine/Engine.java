@@ -64,7 +64,11 @@ public final class Engine implements AutoCloseable {
 
   /** What the engine is doing now (for readiness probes). */
   public EngineStatus status() {
-    return status.get();
+    EngineStatus current = status.get();
+    if (current instanceof EngineStatus.Leading leading) {
+      return new EngineStatus.Leading(leading.epoch(), pipelineMetrics.sinkFailingSince());
+    }
+    return current;
   }
 
   /**
@@ -116,7 +120,8 @@ public final class Engine implements AutoCloseable {
           coordinator.run(listener, round);
         }
         if (outcome.get() == null && !stop.isStopRequested()) {
-          LOG.info("resigned after losing leadership; campaigning again");
+          LOG.info("resigned after losing leadership; campaigning again in {}", cfg.resignBackoff);
+          stop.awaitStop(cfg.resignBackoff);
         }
       }
     } finally {
@@ -188,6 +193,7 @@ public final class Engine implements AutoCloseable {
         new LokiSinkConfig.BatchConfig(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456);
     private LokiSinkConfig.RetryConfig retry = LokiSinkConfig.RetryConfig.defaults();
     private Duration shutdownGrace = Duration.ofSeconds(25);
+    private Duration resignBackoff = Duration.ofSeconds(1);
     private Map<String, String> staticLabels = Map.of();
     private MeterRegistry registry = new SimpleMeterRegistry();
     private Clock clock = Clock.systemUTC();
@@ -216,6 +222,15 @@ public final class Engine implements AutoCloseable {
     /** Drain budget of a stop or a lost term. */
     public Builder shutdownGrace(Duration grace) {
       this.shutdownGrace = Objects.requireNonNull(grace, "grace");
+      return this;
+    }
+
+    /**
+     * Pause between a resigned term and the next campaign (default 1s), so a failing store is not
+     * hammered.
+     */
+    public Builder resignBackoff(Duration pause) {
+      this.resignBackoff = Objects.requireNonNull(pause, "pause");
       return this;
     }
 

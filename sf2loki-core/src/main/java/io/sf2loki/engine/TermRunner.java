@@ -8,6 +8,8 @@ import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
+import io.sf2loki.spi.StoreLockedException;
+import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import java.time.Duration;
 import java.util.Map;
@@ -70,6 +72,13 @@ final class TermRunner implements LeadershipListener {
     } catch (FencedException | StoreConflictException e) {
       LOG.warn("leadership lost — standing by: {}", e.getMessage());
       metrics.fencedCommit();
+      control.resign();
+      return;
+    } catch (StoreLockedException | StoreUnavailableException e) {
+      // A frozen ex-leader may still hold the state file's lock mid-write, or the store is
+      // briefly unreachable: give the term back and campaign again rather than exit.
+      LOG.warn(
+          "cannot record epoch {} in the store; standing by: {}", term.epoch(), e.getMessage());
       control.resign();
       return;
     } catch (StoreException e) {

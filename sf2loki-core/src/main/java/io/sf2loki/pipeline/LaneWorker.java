@@ -124,12 +124,14 @@ final class LaneWorker implements Runnable {
         s.sink().push(batch);
         Duration took = Duration.ofNanos(s.ticker().nanoTime() - start);
         s.metrics().pushSucceeded(took, s.clock().instant().getEpochSecond());
+        s.metrics().laneHealthy(lane);
         if (attempt > 1) {
           LOG.info("{} lane: push succeeded after {} attempts", lane, attempt);
         }
         return true;
       } catch (PermanentSinkException e) {
         s.metrics().dropped(batch.deliverable(), e.reason());
+        s.metrics().laneHealthy(lane);
         LOG.warn(
             "{} lane: dropped {} entries Loki can never accept ({}): {}",
             lane,
@@ -138,7 +140,7 @@ final class LaneWorker implements Runnable {
             e.getMessage());
         return true;
       } catch (RetryableSinkException e) {
-        s.metrics().pushRetried();
+        s.metrics().pushRetried(lane, s.clock().instant());
         Duration wait = s.backoff().delay(attempt);
         if (e.retryAfter().isPresent()) {
           wait = Backoff.honouring(wait, e.retryAfter().get(), s.maxRetryAfter());

@@ -9,9 +9,11 @@ import io.sf2loki.loki.LokiMetrics;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Source;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -31,6 +33,8 @@ public final class PipelineMetrics {
   private final Map<Source.Lane, AtomicReference<LaneQueue>> lanes =
       new EnumMap<>(Source.Lane.class);
   private final AtomicLong lastPushSuccess = new AtomicLong();
+  private final Map<Source.Lane, AtomicReference<Instant>> failingSince =
+      new EnumMap<>(Source.Lane.class);
   private final Counter pushSuccess;
   private final Counter pushRetried;
   private final DistributionSummary pushDuration;
@@ -43,6 +47,7 @@ public final class PipelineMetrics {
   public PipelineMetrics(MeterRegistry registry) {
     this.registry = registry;
     for (Source.Lane lane : Source.Lane.values()) {
+      failingSince.put(lane, new AtomicReference<>());
       AtomicReference<LaneQueue> ref = new AtomicReference<>();
       lanes.put(lane, ref);
       Tags tags = Tags.of("lane", lane.name().toLowerCase(java.util.Locale.ROOT));
@@ -104,6 +109,22 @@ public final class PipelineMetrics {
             .register(registry));
   }
 
+  /**
+   * Since when Loki pushes have been failing without interruption, measured from the earliest
+   * failing lane; empty while every lane's last push succeeded (or was deliberately dropped). Feeds
+   * the readiness probe ({@code service.unready_after_sink_failing}).
+   */
+  public Optional<Instant> sinkFailingSince() {
+    return failingSince.values().stream()
+        .map(AtomicReference::get)
+        .filter(java.util.Objects::nonNull)
+        .min(Instant::compareTo);
+  }
+
+  void laneHealthy(Source.Lane lane) {
+    failingSince.get(lane).set(null);
+  }
+
   void pushSucceeded(Duration took, long nowEpochSeconds) {
     pushSuccess.increment();
     pushDuration.record(took.toNanos() / 1e9);
@@ -114,8 +135,9 @@ public final class PipelineMetrics {
     lastPushSuccess.set(nowEpochSeconds);
   }
 
-  void pushRetried() {
+  void pushRetried(Source.Lane lane, Instant now) {
     pushRetried.increment();
+    failingSince.get(lane).compareAndSet(null, now);
   }
 
   void dropped(List<LogEntry> entries, String reason) {
