@@ -65,4 +65,96 @@ class ConfigCommandTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.out().strip()).matches("sf2loki \\d+\\.\\d+\\.\\d+.*");
   }
+
+  private static final String VALID =
+      """
+      salesforce {
+        auth_mode = client_credentials
+        login_url = "https://acme.my.salesforce.com"
+        client_id = "3MVG9-test"
+        client_secret = "not-a-real-secret"
+      }
+      sink.loki.url = "http://127.0.0.1:3100"
+      """;
+
+  @Test
+  void validConfigChecksOk(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("ok.conf");
+    Files.writeString(file, VALID + "state.file.path = \"" + dir.resolve("state.json") + "\"\n");
+    CliRun run = CliRun.of("--config", file.toString(), "config", "check");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().strip()).isEqualTo("config check OK");
+  }
+
+  @Test
+  void threeIndependentMistakesAreAllNamedAndExitTwo(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.conf");
+    Files.writeString(
+        file,
+        VALID
+            + """
+            coordinate { type = file_lease, file_lease { ttl = 30s, renew_interval = 20s } }
+            state { store = s3, s3.bucket = "" }
+            sink.loki.batch.flush_interval = soon
+            """);
+    CliRun run = CliRun.of("config", "check", "--config", file.toString());
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith("config check FAILED: 3 configuration problems:")
+        .contains("coordinate.file_lease.renew_interval (20s) must be less than half of ttl (30s)")
+        .contains("state.s3.bucket")
+        .contains("sink.loki.batch.flush_interval: 'soon' is not a duration");
+  }
+
+  @Test
+  void unknownStoreAndCoordinatorTypesListTheProvidersOnTheClassPath(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("types.conf");
+    Files.writeString(file, VALID + "state.store = dynamo\ncoordinate.type = zookeeper\n");
+    CliRun run = CliRun.of("--config", file.toString(), "config", "check");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("state.store: unknown checkpoint store type 'dynamo' (known: file, gcs, s3)")
+        .contains(
+            "coordinate.type: unknown coordinator type 'zookeeper' (known: file_lease, k8s_lease,"
+                + " noop)");
+  }
+
+  @Test
+  void environmentOverrideIsCheckedToo(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("ok.conf");
+    Files.writeString(file, VALID);
+    CliRun run =
+        CliRun.withEnv(
+            java.util.Map.of(
+                "SF2LOKI_COORDINATE__TYPE",
+                "file_lease",
+                "SF2LOKI_COORDINATE__FILE_LEASE__RENEW_INTERVAL",
+                "1m"),
+            "--config",
+            file.toString(),
+            "config",
+            "check");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("coordinate.file_lease.renew_interval (1m) must be less than half of ttl (30s)");
+  }
+
+  @Test
+  void exampleConfigPassesCheckOnceItsPlaceholderSecretsAreFilled(@TempDir Path dir)
+      throws Exception {
+    String example = CliRun.of("config", "example").out();
+    Path file = dir.resolve("example.conf");
+    Files.writeString(file, example);
+    CliRun unfilled = CliRun.of("--config", file.toString(), "config", "check");
+    assertThat(unfilled.exitCode()).isEqualTo(2);
+    assertThat(unfilled.err()).contains("salesforce.client_secret is required");
+    Files.writeString(
+        file,
+        example
+            .replace("client_secret = \"\"", "client_secret = \"filled-in\"")
+            .replace("/var/lib/sf2loki/", dir.toString() + "/"));
+    CliRun filled = CliRun.of("--config", file.toString(), "config", "check");
+    assertThat(filled.exitCode()).as(filled.err()).isZero();
+  }
 }
