@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import static io.sf2loki.daemon.EngineRuns.runAsync;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -146,21 +148,5 @@ class EngineLifecycleTest {
       assertThat(run.get(30, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
     }
     assertThat(Files.exists(dir.resolve("leader.lease"))).as("released at stop").isTrue();
-  }
-
-  private static CompletableFuture<EngineOutcome> runAsync(Engine engine, StopTrigger stop) {
-    CompletableFuture<EngineOutcome> future = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                future.complete(engine.run(stop));
-              } catch (Exception e) {
-                future.completeExceptionally(e);
-              }
-            },
-            "engine-under-test");
-    t.start();
-    return future;
   }
 }
