@@ -42,7 +42,7 @@ final class DaemonService implements DaemonRunner {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     StopTrigger stop = new StopTrigger();
     CountDownLatch finished = new CountDownLatch(1);
-    int[] exitCode = {0};
+    int[] exitCode = {1}; // stays 1 if the drain hangs past the grace and the hook halts
     Thread hook =
         new Thread(
             () -> {

@@ -57,6 +57,8 @@ final class LoggingSetup {
       json.setWithNanoseconds(false);
       json.setWithContext(false);
       json.setWithArguments(false);
+      json.setWithMessage(false);
+      json.setWithFormattedMessage(true);
       json.start();
       return json;
     }

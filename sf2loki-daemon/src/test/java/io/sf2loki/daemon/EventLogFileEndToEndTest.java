@@ -1,5 +1,6 @@
 package io.sf2loki.daemon;
 
+import static io.sf2loki.daemon.EngineRuns.runAsync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,8 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import static io.sf2loki.daemon.EngineRuns.runAsync;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,14 +77,17 @@ class EventLogFileEndToEndTest {
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    return ConfiguredEngine.create(config, new SimpleMeterRegistry(), Clock.systemUTC(), Ticker.SYSTEM);
+    return ConfiguredEngine.create(
+        config, new SimpleMeterRegistry(), Clock.systemUTC(), Ticker.SYSTEM);
   }
 
   private List<LogFileSpec> addFiles(String type, int count, long rows, Instant hour) {
     List<LogFileSpec> files = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       Instant logDate = hour.plus(i, ChronoUnit.HOURS);
-      files.add(salesforce.addLogFile(type, "Hourly", logDate, logDate.plus(70, ChronoUnit.MINUTES), rows));
+      files.add(
+          salesforce.addLogFile(
+              type, "Hourly", logDate, logDate.plus(70, ChronoUnit.MINUTES), rows));
     }
     return files;
   }
@@ -137,16 +139,16 @@ class EventLogFileEndToEndTest {
     StopTrigger second = new StopTrigger();
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, second);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> linesOf("Login").containsAll(expected));
+      await().atMost(Duration.ofSeconds(60)).until(() -> linesOf("Login").containsAll(expected));
       second.requestStop();
       run.get(30, TimeUnit.SECONDS);
     }
     Map<String, Integer> seen = new HashMap<>();
     linesOf("Login").forEach(l -> seen.merge(l, 1, Integer::sum));
     long duplicated = seen.values().stream().filter(n -> n > 1).count();
-    assertThat(duplicated).as("rows sent twice: at most one interrupted file").isLessThanOrEqualTo(400);
+    assertThat(duplicated)
+        .as("rows sent twice: at most one interrupted file")
+        .isLessThanOrEqualTo(400);
     assertThat(seen.keySet()).containsAll(expected);
   }
 

@@ -120,7 +120,11 @@ public final class StateCommand {
     PrintWriter out = options.environment().out();
     out.println(
         existed
-            ? "sf2loki: deleted " + key + " (its source restarts from preset/lookback on next run)"
+            ? "sf2loki: deleted "
+                + key
+                + (RESERVED.equals(key)
+                    ? " (the next leader's epoch is computed from the lease alone)"
+                    : " (its source restarts from preset/lookback on next run)")
             : "sf2loki: nothing deleted: no checkpoint named " + key);
     return 0;
   }

@@ -57,6 +57,11 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
             Files.newBufferedReader(config.kubeconfig().get(), StandardCharsets.UTF_8)) {
           client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).build();
         }
+      } else if (System.getenv("KUBERNETES_SERVICE_HOST") == null) {
+        // ClientBuilder.cluster() would fail with a bare NumberFormatException outside a pod.
+        throw new IOException(
+            "not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST is unset) and"
+                + " coordinate.k8s_lease.kubeconfig is not set");
       } else {
         client = ClientBuilder.cluster().build();
       }
@@ -71,7 +76,9 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
               + config.location()
               + (config.kubeconfig().isPresent()
                   ? " from " + config.kubeconfig().get()
-                  : " (in-cluster service account)"),
+                  : " (in-cluster service account)")
+              + ": "
+              + e.getMessage(),
           e);
     }
   }

@@ -163,8 +163,8 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor {
         + location()
         + " "
         + location()
-        + ".corrupt) and start again: sources resume from their configured lookback; or restore"
-        + " a saved copy with `sf2loki-cli state import --force FILE`";
+        + ".corrupt) and start again: sources resume from their configured lookback; or, after"
+        + " moving it aside, restore a saved copy with `sf2loki-cli state import --force FILE`";
   }
 
   private void holdLifetimeLock() {

@@ -193,9 +193,9 @@ public abstract class ConditionalCheckpointStore implements CheckpointStore, Epo
   }
 
   private String recovery() {
-    return "The object was left untouched. Stop sf2loki, copy it aside and delete it (sources then"
-        + " resume from their configured lookback), or overwrite it with a repaired document"
-        + " through `sf2loki-cli state import --force FILE`";
+    return "The object was left untouched. Stop sf2loki, copy it aside and delete it; sources then"
+        + " resume from their configured lookback, or load a repaired document into the now empty"
+        + " object with `sf2loki-cli state import --force FILE`";
   }
 
   /** Internal signal: the backend answered 412/409. */
