@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * One newest-first drain of a big object down to the watermark. Pages ratchet down by timestamp
@@ -63,12 +64,24 @@ final class BigObjectDrain {
   private final Query query;
   private final long cap;
   private final BooleanSupplier stop;
+  private final Predicate<String> delivered;
   private final TreeMap<Key, ObjectNode> collected = new TreeMap<>(ORDER);
   private Instant watermark;
   private boolean capped;
 
-  BigObjectDrain(ObjectQueries soql, String tsf, Query query, long cap, BooleanSupplier stop) {
+  /**
+   * @param delivered ids already in the cursor's window: never collected, so they do not count
+   *     toward the cap (otherwise a large tie group at the watermark could fill it forever)
+   */
+  BigObjectDrain(
+      ObjectQueries soql,
+      String tsf,
+      Query query,
+      long cap,
+      BooleanSupplier stop,
+      Predicate<String> delivered) {
     this.soql = soql;
+    this.delivered = delivered;
     this.tsf = tsf;
     this.query = query;
     this.cap = cap;
@@ -160,7 +173,11 @@ final class BigObjectDrain {
   private int collect(List<ObjectNode> page) {
     int added = 0;
     for (ObjectNode row : page) {
-      Key key = new Key(timeOf(row), row.path("Id").asText());
+      String id = row.path("Id").asText();
+      if (delivered.test(id)) {
+        continue;
+      }
+      Key key = new Key(timeOf(row), id);
       if (collected.put(key, row) == null) {
         added++;
       }

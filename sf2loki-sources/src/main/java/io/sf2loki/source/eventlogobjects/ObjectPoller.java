@@ -90,7 +90,8 @@ final class ObjectPoller {
             spec.timestampField(),
             q -> rest.query(q).records(),
             maxCatchup,
-            ctx::stopRequested);
+            ctx::stopRequested,
+            cursor::seen);
     BigObjectDrain.Result result = drain.run(cursor.watermark());
     if (result instanceof BigObjectDrain.Stalled s) {
       return stalled(spec, s.boundary(), s.why());
