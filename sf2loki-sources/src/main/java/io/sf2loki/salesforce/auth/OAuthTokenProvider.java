@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.Random;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.entity.UrlEncodedFormEntity;
@@ -95,8 +95,7 @@ public final class OAuthTokenProvider implements TokenProvider {
               new ClientCredentialsGrant(config.clientId(), config.clientSecret().orElseThrow());
         };
     Backoff backoff =
-        Backoff.exponential(
-            Duration.ofMillis(500), Duration.ofSeconds(10), ThreadLocalRandom.current());
+        Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(10), new Random());
     return new OAuthTokenProvider(
         http, config.loginUrl(), grant, config.tokenTtl(), clock, backoff, Sleeper.SYSTEM, metrics);
   }

@@ -248,8 +248,9 @@ public final class FakeSalesforce implements AutoCloseable {
     return out;
   }
 
+  /** LogFileLength as listed (exact for small files, estimated for huge ones). */
   long byteLength(LogFileSpec f) {
-    return lengths.computeIfAbsent(f.id() + "@" + f.createdDate(), k -> csv(f).byteLength());
+    return lengths.computeIfAbsent(f.id() + "@" + f.createdDate(), k -> csv(f).listedLength());
   }
 
   long nextId() {

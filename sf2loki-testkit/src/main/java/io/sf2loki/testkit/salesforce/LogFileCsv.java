@@ -53,6 +53,8 @@ public final class LogFileCsv {
     "ok", "first line\nsecond line", "say \"hi\", then leave", "Zürich ✓ 😀", "a,b,c", ""
   };
 
+  static final long EXACT_LENGTH_ROWS = 20_000;
+
   private final LogFileSpec spec;
   private final String orgId;
 
@@ -77,7 +79,7 @@ public final class LogFileCsv {
   public List<String> cells(long index) {
     SplittableRandom random = new SplittableRandom(spec.seed() * 31 + index);
     Instant t = rowTime(index);
-    String user = "005" + String.format("%012d", random.nextLong(1_000_000_000L)) + "AAA";
+    String user = "005" + pad12(random.nextLong(1_000_000_000L)) + "AAA";
     String message = spec.tricky() ? MESSAGES[(int) (index % MESSAGES.length)] : "ok";
     List<String> cells = new ArrayList<>(HEADER.size() + 2);
     Collections.addAll(
@@ -118,6 +120,33 @@ public final class LogFileCsv {
       row.put("_extra", String.join(",", cells.subList(HEADER.size(), cells.size())));
     }
     return row;
+  }
+
+  private static String pad12(long n) {
+    String digits = Long.toString(n);
+    return "000000000000".substring(digits.length()) + digits;
+  }
+
+  /**
+   * The body's length in bytes: exact (by generating it once into a counter) up to {@value
+   * #EXACT_LENGTH_ROWS} rows, an estimate from the first rows beyond that so that listing a huge
+   * file stays cheap.
+   */
+  public long listedLength() {
+    if (spec.rows() <= EXACT_LENGTH_ROWS) {
+      return byteLength();
+    }
+    CountingStream counter = new CountingStream();
+    try {
+      Writer w = new OutputStreamWriter(counter, StandardCharsets.UTF_8);
+      for (long i = 0; i < 1000; i++) {
+        writeRow(w, cells(i), "\r\n");
+      }
+      w.flush();
+    } catch (IOException e) {
+      throw new IllegalStateException("counting never fails", e);
+    }
+    return counter.count * spec.rows() / 1000;
   }
 
   /** Writes the whole body to {@code out} as it goes; never holds more than one row. */

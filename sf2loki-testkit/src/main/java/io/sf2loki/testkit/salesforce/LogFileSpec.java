@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param eventType e.g. {@code Login}
  * @param interval {@code Hourly} or {@code Daily}
  * @param logDate the start of the hour or day the file covers
- * @param createdDate when Salesforce generated the file (what the listing filters on)
+ * @param createdDate when Salesforce generated the file (what the listing filters on); kept to
+ *     millisecond precision like Salesforce
  * @param sequence the file's sequence within its hour (late events get a higher one)
  * @param rows number of data rows
  * @param seed seed of the generated content
@@ -40,6 +41,7 @@ public record LogFileSpec(
     if (!interval.equals("Hourly") && !interval.equals("Daily")) {
       throw new IllegalArgumentException("interval must be Hourly or Daily: " + interval);
     }
+    createdDate = createdDate.truncatedTo(java.time.temporal.ChronoUnit.MILLIS); // SF precision
     if (rows < 0) {
       throw new IllegalArgumentException("rows must not be negative");
     }

@@ -1,0 +1,159 @@
+package io.sf2loki.source.eventlogfile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.salesforce.soql.Soql;
+import io.sf2loki.source.shape.CanonicalJson;
+import io.sf2loki.source.shape.Timestamps;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The per-type EventLogFile cursor, compatible with the Python sf2loki: {@code {"ids": [["<file
+ * id>", "<raw CreatedDate>"], ...], "last_created": "<raw CreatedDate>"}}. It holds every pair at
+ * the watermark plus the last {@value #OLDER_KEPT} older ones, so a boundary file is never re-read
+ * and a regenerated file (same id, newer CreatedDate) is. Immutable.
+ *
+ * @param seen (id, raw CreatedDate) pairs in processing order; a legacy bare id has an empty date
+ *     and matches any date
+ * @param lastCreated the watermark, in Salesforce's raw form as received
+ */
+public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
+
+  static final int OLDER_KEPT = 200;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One processed file. */
+  public record Seen(String id, String created) {}
+
+  public ElfCheckpoint {
+    seen = List.copyOf(seen);
+    Objects.requireNonNull(lastCreated, "lastCreated");
+  }
+
+  /** A first-run cursor at {@code watermark} (already in {@code ...Z} form). */
+  public static ElfCheckpoint initial(String watermark) {
+    return new ElfCheckpoint(List.of(), watermark);
+  }
+
+  /**
+   * Reads a stored value; accepts any key order and whitespace, legacy bare id strings inside
+   * {@code ids}, and a bare timestamp string as the whole value.
+   *
+   * @throws IllegalArgumentException when the value is malformed (a corrupt checkpoint)
+   */
+  public static ElfCheckpoint parse(String value) {
+    JsonNode node;
+    try {
+      node = JSON.readTree(value);
+    } catch (IOException e) {
+      node = null;
+    }
+    if (node == null || node.isMissingNode()) {
+      return bareTimestamp(value.strip());
+    }
+    if (node.isTextual()) {
+      return bareTimestamp(node.asText());
+    }
+    if (!node.isObject() || !node.path("last_created").isTextual()) {
+      throw new IllegalArgumentException("not an object with a last_created string");
+    }
+    String last = node.get("last_created").asText();
+    requireTimestamp(last);
+    JsonNode ids = node.path("ids");
+    if (!ids.isMissingNode() && !ids.isArray()) {
+      throw new IllegalArgumentException("ids is not an array");
+    }
+    List<Seen> seen = new ArrayList<>();
+    for (JsonNode e : ids) {
+      seen.add(parseSeen(e));
+    }
+    return new ElfCheckpoint(seen, last);
+  }
+
+  private static Seen parseSeen(JsonNode e) {
+    if (e.isTextual() && Soql.isRecordId(e.asText())) {
+      return new Seen(e.asText(), "");
+    }
+    if (e.isArray() && e.size() == 2 && e.get(0).isTextual() && e.get(1).isTextual()) {
+      String id = e.get(0).asText();
+      if (!Soql.isRecordId(id)) {
+        throw new IllegalArgumentException("ids holds an invalid record id");
+      }
+      requireTimestamp(e.get(1).asText());
+      return new Seen(id, e.get(1).asText());
+    }
+    throw new IllegalArgumentException("ids entries must be [id, created] pairs or ids");
+  }
+
+  private static ElfCheckpoint bareTimestamp(String text) {
+    requireTimestamp(text);
+    return new ElfCheckpoint(List.of(), text);
+  }
+
+  private static void requireTimestamp(String text) {
+    if (Timestamps.parse(text).isEmpty()) {
+      throw new IllegalArgumentException("unparsable timestamp");
+    }
+  }
+
+  /** The watermark as an instant (validated on parse). */
+  public Instant watermark() {
+    return Timestamps.parse(lastCreated).orElseThrow();
+  }
+
+  /** True when this exact file version was processed (a legacy bare id matches any date). */
+  public boolean contains(String id, Instant created) {
+    for (Seen s : seen) {
+      if (s.id().equals(id)
+          && (s.created().isEmpty()
+              || Timestamps.parse(s.created()).orElseThrow().equals(created))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The cursor after processing {@code id} created at {@code createdRaw}. */
+  public ElfCheckpoint advance(String id, String createdRaw) {
+    Instant created = Timestamps.parse(createdRaw).orElseThrow();
+    String last = created.isAfter(watermark()) ? createdRaw : lastCreated;
+    Instant mark = Timestamps.parse(last).orElseThrow();
+    List<Seen> all = new ArrayList<>();
+    for (Seen s : seen) {
+      if (!s.id().equals(id)) { // a regenerated file replaces its older version
+        all.add(s);
+      }
+    }
+    all.add(new Seen(id, createdRaw));
+    List<Seen> atMark = new ArrayList<>();
+    List<Seen> older = new ArrayList<>();
+    for (Seen s : all) {
+      Optional<Instant> t =
+          s.created().isEmpty() ? Optional.empty() : Timestamps.parse(s.created());
+      (t.isPresent() && t.get().equals(mark) ? atMark : older).add(s);
+    }
+    List<Seen> kept =
+        new ArrayList<>(older.subList(Math.max(0, older.size() - OLDER_KEPT), older.size()));
+    kept.addAll(atMark);
+    return new ElfCheckpoint(kept, last);
+  }
+
+  /** The stored form: canonical JSON with sorted keys. */
+  public String format() {
+    List<Object> ids = new ArrayList<>();
+    for (Seen s : seen) {
+      ids.add(s.created().isEmpty() ? s.id() : List.of(s.id(), s.created()));
+    }
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("ids", ids);
+    doc.put("last_created", lastCreated);
+    return CanonicalJson.write(doc);
+  }
+}

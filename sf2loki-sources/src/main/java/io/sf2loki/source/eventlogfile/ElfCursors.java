@@ -1,0 +1,64 @@
+package io.sf2loki.source.eventlogfile;
+
+import io.sf2loki.source.shape.Timestamps;
+import io.sf2loki.spi.SourceContext;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-type cursors of one run: loaded once from the committed checkpoint, then kept in memory
+ * as entries are queued (the committed value lags behind what was queued). A corrupt stored value
+ * is a WARN plus {@code sf2loki_checkpoint_load_errors{source=eventlogfile}} and the lookback.
+ */
+final class ElfCursors {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ElfCursors.class);
+
+  private final Map<String, ElfCheckpoint> cursors = new ConcurrentHashMap<>();
+  private final Duration lookback;
+  private final ServerClock serverClock;
+  private final ElfMetrics metrics;
+
+  ElfCursors(Duration lookback, ServerClock serverClock, ElfMetrics metrics) {
+    this.lookback = lookback;
+    this.serverClock = serverClock;
+    this.metrics = metrics;
+  }
+
+  /** The checkpoint key of {@code type}. */
+  static String key(String type) {
+    return "eventlogfile:" + type;
+  }
+
+  ElfCheckpoint current(String type, SourceContext ctx) {
+    return cursors.computeIfAbsent(type, t -> load(t, ctx));
+  }
+
+  void update(String type, ElfCheckpoint cursor) {
+    cursors.put(type, cursor);
+  }
+
+  private ElfCheckpoint load(String type, SourceContext ctx) {
+    Optional<String> stored = ctx.checkpoint(key(type));
+    if (stored.isPresent()) {
+      try {
+        return ElfCheckpoint.parse(stored.get());
+      } catch (IllegalArgumentException e) {
+        metrics.checkpointLoadError();
+        LOG.warn(
+            "checkpoint {} is corrupt ({}); starting from the {} lookback",
+            key(type),
+            e.getMessage(),
+            lookback);
+      }
+    }
+    // first run: now - lookback on Salesforce's clock, whole seconds, in the ...Z literal form
+    return ElfCheckpoint.initial(
+        Timestamps.soqlLiteral(serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS)));
+  }
+}

@@ -1,0 +1,204 @@
+package io.sf2loki.source.eventlogfile;
+
+import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.salesforce.rest.ThrottledException;
+import io.sf2loki.salesforce.soql.Condition;
+import io.sf2loki.salesforce.soql.Soql;
+import io.sf2loki.salesforce.soql.SoqlQuery;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.SourceContext;
+import io.sf2loki.spi.Ticker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The EventLogFile source. Each cycle resolves the event types (explicit ones plus, with {@code *},
+ * the org's discovered types), runs up to {@code concurrency} types in parallel through {@link
+ * ElfTypeCycle}, then waits {@code poll_interval}. A throttle stops the cycle; an authentication
+ * failure backs off from 1 s to 30 s and retries; every other failure is contained to its type and
+ * retried next cycle. Never stores checkpoints itself: they ride on the entries (invariant 1).
+ */
+public final class EventLogFileSource implements Source {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventLogFileSource.class);
+  private static final Duration AUTH_BACKOFF_START = Duration.ofSeconds(1);
+  private static final Duration AUTH_BACKOFF_MAX = Duration.ofSeconds(30);
+
+  private final EventLogFileConfig config;
+  private final SalesforceRestClient rest;
+  private final ElfTypeCycle typeCycle;
+  private final ElfMetrics metrics;
+  private final Ticker ticker;
+  private final Escalation escalation;
+  private final AutoCloseable resources;
+
+  EventLogFileSource(
+      EventLogFileConfig config,
+      SalesforceRestClient rest,
+      ElfTypeCycle typeCycle,
+      ElfMetrics metrics,
+      Ticker ticker,
+      Escalation escalation,
+      AutoCloseable resources) {
+    this.config = config;
+    this.rest = rest;
+    this.typeCycle = typeCycle;
+    this.metrics = metrics;
+    this.ticker = ticker;
+    this.escalation = escalation;
+    this.resources = resources;
+  }
+
+  @Override
+  public String name() {
+    return "eventlogfile";
+  }
+
+  @Override
+  public void run(SourceContext ctx) throws InterruptedException {
+    ExecutorService workers = newWorkers();
+    Duration authBackoff = AUTH_BACKOFF_START;
+    try {
+      while (!ctx.stopRequested()) {
+        long start = ticker.nanoTime();
+        Duration wait = config.pollInterval();
+        try {
+          cycle(ctx, workers);
+          authBackoff = AUTH_BACKOFF_START;
+        } catch (AuthException e) {
+          LOG.error(
+              "EventLogFile: Salesforce authentication failed; retrying in {}", authBackoff, e);
+          wait = authBackoff;
+          authBackoff = min(authBackoff.multipliedBy(2), AUTH_BACKOFF_MAX);
+        }
+        metrics.cycleSeconds((ticker.nanoTime() - start) / 1_000_000);
+        if (ctx.awaitStop(wait)) {
+          break;
+        }
+      }
+    } finally {
+      workers.shutdownNow();
+      closeResources();
+    }
+  }
+
+  private void closeResources() {
+    try {
+      resources.close(); // the HTTP client of this run
+    } catch (Exception e) {
+      LOG.debug("closing the EventLogFile HTTP client failed", e);
+    }
+  }
+
+  private ExecutorService newWorkers() {
+    return Executors.newFixedThreadPool(
+        config.concurrency(),
+        r -> {
+          Thread t = new Thread(r, "sf2loki-eventlogfile");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** One cycle on its own worker pool (tests and one-shot callers). */
+  void cycleOnce(SourceContext ctx) throws AuthException, InterruptedException {
+    ExecutorService workers = newWorkers();
+    try {
+      cycle(ctx, workers);
+    } finally {
+      workers.shutdownNow();
+    }
+  }
+
+  /** One cycle over every type; returns when each type finished or stopped. */
+  void cycle(SourceContext ctx, ExecutorService workers)
+      throws AuthException, InterruptedException {
+    Optional<List<String>> types = resolveTypes();
+    if (types.isEmpty()) {
+      return; // discovery throttled: the whole cycle is skipped
+    }
+    AtomicBoolean throttled = new AtomicBoolean();
+    List<Future<ElfTypeCycle.Outcome>> running = new ArrayList<>();
+    for (String type : types.get()) {
+      running.add(workers.submit(() -> typeCycle.run(type, ctx, throttled)));
+    }
+    AuthException authFailure = null;
+    try {
+      for (Future<ElfTypeCycle.Outcome> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof AuthException a) {
+            authFailure = a;
+            throttled.set(true); // stop the other types early; nothing can be fetched
+          } else {
+            LOG.error("EventLogFile type worker failed", e.getCause());
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      running.forEach(f -> f.cancel(true));
+      throw e;
+    }
+    if (authFailure != null) {
+      throw authFailure;
+    }
+  }
+
+  /** Explicit types plus, with {@code *}, the discovered ones; empty when discovery throttled. */
+  Optional<List<String>> resolveTypes() throws AuthException, InterruptedException {
+    Set<String> types = new LinkedHashSet<>(config.explicitTypes());
+    if (config.discovers()) {
+      try {
+        types.addAll(discover());
+        escalation.succeeded("discovery");
+      } catch (ThrottledException e) {
+        metrics.throttled("soql");
+        LOG.error("EventLogFile type discovery throttled; skipping this cycle");
+        return Optional.empty();
+      } catch (SalesforceApiException e) {
+        metrics.pollError("discovery");
+        escalation.failed(
+            "discovery", "EventLogFile type discovery failed; only explicit types run", e);
+      }
+    }
+    return Optional.of(List.copyOf(types));
+  }
+
+  private Set<String> discover()
+      throws SalesforceApiException, AuthException, InterruptedException {
+    String soql =
+        SoqlQuery.select("EventType")
+            .from("EventLogFile")
+            .where(Condition.equalTo("Interval", Soql.intervalLiteral(config.interval())))
+            .groupBy("EventType")
+            .build();
+    Set<String> found = new TreeSet<>();
+    for (String t : rest.query(soql).texts("EventType")) {
+      if (t.matches("[A-Za-z0-9_]+")) {
+        found.add(t);
+      } else if (!t.isBlank()) {
+        LOG.warn("EventLogFile discovery returned an unusable event type; skipped");
+      }
+    }
+    return found;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+}

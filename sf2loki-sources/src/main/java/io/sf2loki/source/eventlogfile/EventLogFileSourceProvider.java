@@ -1,0 +1,78 @@
+package io.sf2loki.source.eventlogfile;
+
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.auth.PemKeys;
+import io.sf2loki.salesforce.rest.SalesforceHttpClients;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.spi.SourceProvider;
+import java.util.List;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
+/**
+ * The {@code eventlogfile} source type. {@link #configure} binds {@code sources.eventlogfile} and
+ * the shared {@code salesforce} section (checking that a configured private key parses) without any
+ * I/O; the factory creates one {@link EventLogFileSource} per leadership run with its own HTTP
+ * client and token provider.
+ */
+public final class EventLogFileSourceProvider implements SourceProvider {
+
+  /** No I/O: the service loader instantiates every provider. */
+  public EventLogFileSourceProvider() {}
+
+  @Override
+  public String type() {
+    return "eventlogfile";
+  }
+
+  @Override
+  public Factory configure(ConfigReader section) {
+    EventLogFileConfig config = EventLogFileConfig.bind(section);
+    ConfigReader salesforceSection = section.root().section("salesforce");
+    SalesforceConfig salesforce = SalesforceConfig.bind(salesforceSection);
+    salesforce
+        .privateKey()
+        .ifPresent(
+            key -> {
+              try {
+                PemKeys.parseRsaPrivateKey(key.reveal());
+              } catch (IllegalArgumentException e) {
+                salesforceSection.problem(
+                    "private_key", salesforceSection.path("private_key") + ": " + e.getMessage());
+              }
+            });
+    return environment -> List.of(create(config, salesforce, environment));
+  }
+
+  /** Wires a source for one run; public so library users can skip the config loader. */
+  public static Source create(
+      EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
+    OAuthTokenProvider tokens =
+        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
+    ServerClock serverClock = new ServerClock(env.clock());
+    SalesforceRestClient rest =
+        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock);
+    return create(config, rest, serverClock, env, http);
+  }
+
+  static EventLogFileSource create(
+      EventLogFileConfig config,
+      SalesforceRestClient rest,
+      ServerClock serverClock,
+      SourceEnvironment env,
+      AutoCloseable resources) {
+    ElfMetrics metrics = new ElfMetrics(env.metrics());
+    Escalation escalation = new Escalation();
+    ElfCursors cursors = new ElfCursors(config.lookback(), serverClock, metrics);
+    ElfEntries entries =
+        new ElfEntries(env.deploymentLabels(), config.timestampColumn(), env.clock(), metrics);
+    ElfTypeCycle cycle =
+        new ElfTypeCycle(config, rest, serverClock, cursors, entries, metrics, escalation);
+    return new EventLogFileSource(
+        config, rest, cycle, metrics, env.ticker(), escalation, resources);
+  }
+}

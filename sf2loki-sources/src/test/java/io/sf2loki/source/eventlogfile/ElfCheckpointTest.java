@@ -1,0 +1,98 @@
+package io.sf2loki.source.eventlogfile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class ElfCheckpointTest {
+
+  private static final String T1 = "2026-06-30T01:00:00.000+0000";
+  private static final String T2 = "2026-06-30T02:00:00.000+0000";
+
+  @Test
+  void formatsTheCompatibleDocumentWithSortedKeys() {
+    ElfCheckpoint cp =
+        ElfCheckpoint.initial("2026-06-29T00:00:00.000Z").advance("0ATD00000000001AAA", T1);
+    assertThat(cp.format())
+        .isEqualTo(
+            "{\"ids\": [[\"0ATD00000000001AAA\", \""
+                + T1
+                + "\"]], \"last_created\": \""
+                + T1
+                + "\"}");
+    assertThat(ElfCheckpoint.parse(cp.format())).isEqualTo(cp);
+  }
+
+  @Test
+  void readsAnyKeyOrderAndWhitespace() {
+    ElfCheckpoint cp =
+        ElfCheckpoint.parse(
+            "{ \"last_created\":\""
+                + T1
+                + "\",\n \"ids\":[[\"0ATD00000000001AAA\",\""
+                + T1
+                + "\"]] }");
+    assertThat(cp.contains("0ATD00000000001AAA", Instant.parse("2026-06-30T01:00:00Z"))).isTrue();
+  }
+
+  @Test
+  void legacyBareIdMatchesAnyDateAndBareTimestampIsAWatermark() {
+    ElfCheckpoint cp =
+        ElfCheckpoint.parse(
+            "{\"ids\": [\"0ATD00000000001AAA\"], \"last_created\": \"" + T1 + "\"}");
+    assertThat(cp.contains("0ATD00000000001AAA", Instant.parse("2030-01-01T00:00:00Z"))).isTrue();
+    assertThat(ElfCheckpoint.parse("\"" + T1 + "\"").lastCreated()).isEqualTo(T1);
+    assertThat(ElfCheckpoint.parse(T1).seen()).isEmpty();
+  }
+
+  @Test
+  void regeneratedFileWithNewerCreatedDateIsNotSeen() {
+    ElfCheckpoint cp = ElfCheckpoint.initial(T1).advance("0ATD00000000001AAA", T1);
+    assertThat(cp.contains("0ATD00000000001AAA", Instant.parse("2026-06-30T02:00:00Z"))).isFalse();
+    ElfCheckpoint after = cp.advance("0ATD00000000001AAA", T2);
+    assertThat(after.seen()).hasSize(1);
+    assertThat(after.lastCreated()).isEqualTo(T2);
+  }
+
+  @Test
+  void keepsEveryIdAtTheWatermarkPlusTwoHundredOlder() {
+    ElfCheckpoint cp = ElfCheckpoint.initial("2026-06-29T00:00:00.000Z");
+    Instant base = Instant.parse("2026-06-29T00:00:00Z");
+    for (int i = 0; i < 300; i++) {
+      cp = cp.advance(String.format("0ATD%011dAAA", i), base.plusSeconds(i).toString());
+    }
+    for (int i = 0; i < 250; i++) {
+      cp = cp.advance(String.format("0ATE%011dAAA", i), T2);
+    }
+    assertThat(cp.seen()).hasSize(200 + 250);
+    assertThat(cp.contains("0ATD00000000299AAA", base.plusSeconds(299))).isTrue();
+    assertThat(cp.contains("0ATD00000000000AAA", base)).isFalse();
+  }
+
+  @Test
+  void watermarkNeverMovesBackwards() {
+    ElfCheckpoint cp = ElfCheckpoint.initial(T2).advance("0ATD00000000001AAA", T1);
+    assertThat(cp.lastCreated()).isEqualTo(T2);
+  }
+
+  @Test
+  void malformedValuesAreRejectedAsCorrupt() {
+    assertThatThrownBy(() -> ElfCheckpoint.parse("{\"ids\": []}"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ElfCheckpoint.parse("{\"ids\": 3, \"last_created\": \"" + T1 + "\"}"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                ElfCheckpoint.parse(
+                    "{\"ids\": [[\"x' OR '1'='1\", \""
+                        + T1
+                        + "\"]], \"last_created\": \""
+                        + T1
+                        + "\"}"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ElfCheckpoint.parse("not a date"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}

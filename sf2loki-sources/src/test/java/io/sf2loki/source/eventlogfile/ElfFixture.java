@@ -1,0 +1,110 @@
+package io.sf2loki.source.eventlogfile;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.config.Secret;
+import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
+import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.rest.SalesforceHttpClients;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.salesforce.testing.MutableClock;
+import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.salesforce.FakeSalesforce;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
+/** The fake org plus the real client stack, and sources built on it. */
+final class ElfFixture implements AutoCloseable {
+
+  final FakeSalesforce sf;
+  final MutableClock clock = new MutableClock(Instant.now());
+  final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+  final CloseableHttpClient http =
+      SalesforceHttpClients.create(Duration.ofSeconds(10), Optional.empty());
+
+  ElfFixture() {
+    this(FakeSalesforce.builder().clientId("cid").clientSecret("secret").build());
+  }
+
+  ElfFixture(FakeSalesforce sf) {
+    this.sf = sf;
+  }
+
+  static EventLogFileConfig config(List<String> types, int pageSize, Duration settle) {
+    return new EventLogFileConfig(
+        types,
+        "Hourly",
+        Duration.ofMinutes(10),
+        Duration.ofDays(2),
+        settle,
+        pageSize,
+        2,
+        Duration.ofHours(24),
+        "TIMESTAMP_DERIVED",
+        64 * 1024,
+        Optional.empty());
+  }
+
+  static EventLogFileConfig config(List<String> types) {
+    return config(types, 1000, Duration.ZERO);
+  }
+
+  EventLogFileSource source(EventLogFileConfig config) {
+    return source(config, config.spoolDir());
+  }
+
+  EventLogFileSource source(EventLogFileConfig config, Optional<Path> spoolDir) {
+    EventLogFileConfig c =
+        new EventLogFileConfig(
+            config.eventTypes(),
+            config.interval(),
+            config.pollInterval(),
+            config.lookback(),
+            config.settleWindow(),
+            config.pageSize(),
+            config.concurrency(),
+            config.downloadMaxAge(),
+            config.timestampColumn(),
+            config.spoolMemory(),
+            spoolDir);
+    ServerClock serverClock = new ServerClock(clock);
+    OAuthTokenProvider tokens =
+        new OAuthTokenProvider(
+            http,
+            sf.baseUrl(),
+            new ClientCredentialsGrant("cid", Secret.of("secret")),
+            Duration.ofHours(1),
+            clock,
+            Backoff.NONE,
+            d -> {},
+            metrics);
+    SalesforceRestClient rest = new SalesforceRestClient(http, tokens, "60.0", serverClock);
+    SourceEnvironment env =
+        new SourceEnvironment(clock, Ticker.SYSTEM, metrics, Map.of("job", "sf2loki"));
+    return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {});
+  }
+
+  /** A file of {@code rows} rows created {@code minutesAgo} before the real now. */
+  io.sf2loki.testkit.salesforce.LogFileSpec file(String type, int minutesAgo, long rows) {
+    Instant created = Instant.now().minus(Duration.ofMinutes(minutesAgo));
+    return sf.addLogFile(
+        type, "Hourly", created.truncatedTo(java.time.temporal.ChronoUnit.HOURS), created, rows);
+  }
+
+  double counter(String name, String... tags) {
+    var c = metrics.find(name).tags(tags).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  @Override
+  public void close() throws java.io.IOException {
+    sf.close();
+    http.close();
+  }
+}
