@@ -286,6 +286,52 @@ public final class ConfigReader {
   }
 
   /**
+   * Readers over the objects of the list at {@code key} (rules, object entries), in list order.
+   * Element {@code i} is addressed as {@code key.i} in messages, e.g. {@code
+   * sources.apexlog.transforms.0.action}; its {@link #root()} is the element alone. An element that
+   * is not an object is recorded as a problem and skipped.
+   */
+  public List<ConfigReader> objectList(String key) {
+    String p = path(key);
+    if (!root.hasPath(p)) {
+      return List.of();
+    }
+    ConfigValue v = root.getValue(p);
+    if (!(v instanceof com.typesafe.config.ConfigList list)) {
+      problem(key, p + " must be a list of objects (got " + raw(key) + ")");
+      return List.of();
+    }
+    List<ConfigReader> out = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      String element = p + "." + i;
+      if (list.get(i) instanceof ConfigObject obj) {
+        out.add(new ConfigReader(obj.toConfig().atPath(element), element, problems));
+      } else {
+        problems.add(
+            new ConfigProblem(
+                element, element + " must be an object, not " + describe(list.get(i).valueType())));
+      }
+    }
+    return out;
+  }
+
+  /** The names set (to non-null values) directly in this section, sorted. */
+  public Set<String> keys() {
+    if (prefix.isEmpty() || !root.hasPath(prefix)) {
+      return prefix.isEmpty() ? new TreeSet<>(root.root().keySet()) : Set.of();
+    }
+    Set<String> out = new TreeSet<>();
+    root.getObject(prefix)
+        .forEach(
+            (k, v) -> {
+              if (v.valueType() != ConfigValueType.NULL) {
+                out.add(k);
+              }
+            });
+    return out;
+  }
+
+  /**
    * A secret given inline ({@code key}) or read from a file ({@code key_file}, whitespace
    * stripped). The inline value wins; a blank value counts as missing.
    */

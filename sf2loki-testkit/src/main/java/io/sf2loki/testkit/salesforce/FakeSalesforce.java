@@ -50,6 +50,8 @@ public final class FakeSalesforce implements AutoCloseable {
   private final AtomicLong tokenCounter = new AtomicLong();
   private final AtomicLong idCounter = new AtomicLong();
   private final Activity activity = new Activity(this);
+  private final EventObjects eventObjects = new EventObjects(this);
+  private final ApexLogs apexLogs = new ApexLogs(this);
   private volatile Duration clockOffset = Duration.ZERO;
 
   private FakeSalesforce(Builder b) throws IOException {
@@ -128,6 +130,16 @@ public final class FakeSalesforce implements AutoCloseable {
    */
   public void startActivity(Duration period, List<String> eventTypes, long rows) {
     activity.start(period, eventTypes, rows);
+  }
+
+  /** The queryable event objects (eventlog_objects): records, ties, late rows, big objects. */
+  public EventObjects eventObjects() {
+    return eventObjects;
+  }
+
+  /** The Tooling API's debug logs and their bodies. */
+  public ApexLogs apexLogs() {
+    return apexLogs;
   }
 
   /** What the fake has produced and served so far. */

@@ -37,10 +37,21 @@ final class QueryEndpoint {
   private final Exchanges http;
   private final Map<String, List<Map<String, Object>>> cursors = new ConcurrentHashMap<>();
   private final AtomicLong locators = new AtomicLong();
+  private final ObjectQueries objectQueries;
 
   QueryEndpoint(FakeSalesforce fake, Exchanges http) {
     this.fake = fake;
     this.http = http;
+    this.objectQueries = new ObjectQueries(fake.eventObjects());
+  }
+
+  private void answer(HttpExchange ex, String version, boolean tooling, QueryAnswer a)
+      throws IOException {
+    if (a.isError()) {
+      http.restError(ex, a.status(), a.errorCode(), a.message());
+    } else {
+      page(ex, version, tooling, newLocator(), a.records(), 0);
+    }
   }
 
   /** First page: {@code .../query?q=...} or {@code .../tooling/query?q=...}. */
@@ -49,6 +60,12 @@ final class QueryEndpoint {
     fake.recordQuery(soql);
     if (ex.getRequestURI().getRawPath().length() + soql.length() > 16_384) {
       http.restError(ex, 414, "URI_TOO_LONG", "The request URI is too long");
+      return;
+    }
+    Optional<QueryAnswer> added =
+        tooling ? fake.apexLogs().answer(soql) : objectQueries.answer(soql);
+    if (added.isPresent()) {
+      answer(ex, version, tooling, added.get());
       return;
     }
     Optional<List<Map<String, Object>>> records = tooling ? Optional.empty() : evaluate(soql);

@@ -137,6 +137,10 @@ final class Router implements HttpHandler {
       query.handleNextPage(ex, version, tooling, next.group(1));
     } else if (!tooling && file.matches()) {
       logFile(ex, file.group(1), cut.isPresent());
+    } else if (tooling && ApexLogs.BODY.matcher(rest).matches()) {
+      Matcher body = ApexLogs.BODY.matcher(rest);
+      body.matches();
+      fake.apexLogs().serveBody(ex, http, body.group(1));
     } else if (rest.equals("limits")) {
       http.json(ex, 200, "{\"DailyApiRequests\":{\"Max\":15000,\"Remaining\":14312}}");
     } else if (rest.equals("sobjects") || rest.equals("sobjects/")) {

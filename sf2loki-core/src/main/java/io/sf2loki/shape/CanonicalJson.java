@@ -1,0 +1,194 @@
+package io.sf2loki.shape;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Canonical JSON text, byte-stable across runs so that a replay re-sends identical lines (invariant
+ * 5) and equal to Python's {@code json.dumps(obj, sort_keys=True)} for JSON-native values: keys
+ * sorted by code point, {@code ", "} and {@code ": "} separators, no trailing newline, every
+ * non-ASCII character as a lowercase {@code \\uXXXX} escape (surrogate pairs above U+FFFF), control
+ * characters escaped, {@code /} not escaped.
+ *
+ * <p>Values: {@code null}, {@link CharSequence}, {@link Boolean}, integral numbers, floating point
+ * numbers (Python's {@code repr} format, see {@link #formatDouble}), {@link BigDecimal} (its plain
+ * text), {@link Map} (keys by their string form), {@link Collection}, {@code byte[]} (standard
+ * base64). Anything else is written as the string of its {@code toString()}.
+ */
+public final class CanonicalJson {
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private CanonicalJson() {}
+
+  /** The canonical text of {@code value}. */
+  public static String write(Object value) {
+    StringBuilder out = new StringBuilder(256);
+    append(out, value);
+    return out.toString();
+  }
+
+  /**
+   * The string form used for structured metadata, globs and hashing: strings as they are, every
+   * other value as its canonical JSON text ({@code null} as {@code "null"}).
+   */
+  public static String stringForm(Object value) {
+    return value instanceof CharSequence s ? s.toString() : write(value);
+  }
+
+  private static void append(StringBuilder out, Object value) {
+    if (value == null) {
+      out.append("null");
+    } else if (value instanceof CharSequence s) {
+      string(out, s);
+    } else if (value instanceof Boolean b) {
+      out.append(b.booleanValue());
+    } else if (value instanceof Map<?, ?> m) {
+      object(out, m);
+    } else if (value instanceof Collection<?> c) {
+      array(out, c);
+    } else if (value instanceof byte[] bytes) {
+      string(out, Base64.getEncoder().encodeToString(bytes));
+    } else if (value instanceof Number n) {
+      number(out, n);
+    } else {
+      string(out, value.toString());
+    }
+  }
+
+  private static void object(StringBuilder out, Map<?, ?> map) {
+    List<Map.Entry<String, Object>> entries = new ArrayList<>(map.size());
+    for (Map.Entry<?, ?> e : map.entrySet()) {
+      entries.add(Map.entry(String.valueOf(e.getKey()), boxed(e.getValue())));
+    }
+    entries.sort((a, b) -> compareCodePoints(a.getKey(), b.getKey()));
+    out.append('{');
+    for (int i = 0; i < entries.size(); i++) {
+      if (i > 0) {
+        out.append(", ");
+      }
+      string(out, entries.get(i).getKey());
+      out.append(": ");
+      append(out, unboxed(entries.get(i).getValue()));
+    }
+    out.append('}');
+  }
+
+  // Map.entry rejects null values; a sentinel stands in for JSON null while sorting.
+  private static final Object NULL = new Object();
+
+  private static Object boxed(Object v) {
+    return v == null ? NULL : v;
+  }
+
+  private static Object unboxed(Object v) {
+    return v == NULL ? null : v;
+  }
+
+  private static void array(StringBuilder out, Collection<?> values) {
+    out.append('[');
+    boolean first = true;
+    for (Object v : values) {
+      if (!first) {
+        out.append(", ");
+      }
+      first = false;
+      append(out, v);
+    }
+    out.append(']');
+  }
+
+  private static void number(StringBuilder out, Number n) {
+    if (n instanceof Double || n instanceof Float) {
+      double d = n.doubleValue();
+      if (Double.isFinite(d)) {
+        out.append(formatDouble(d));
+      } else {
+        string(out, Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+      }
+    } else if (n instanceof BigDecimal bd) {
+      out.append(bd.toString());
+    } else if (n instanceof BigInteger) {
+      out.append(n);
+    } else {
+      out.append(n.longValue());
+    }
+  }
+
+  /**
+   * Python's {@code repr(float)}: the shortest round-trip digits, positional between 1e-4 and 1e16
+   * (always with a fractional part, {@code 1234.0}), otherwise scientific with a signed exponent of
+   * at least two digits ({@code 1e-05}, {@code 1.5e+16}).
+   */
+  static String formatDouble(double d) {
+    if (d == 0) {
+      return (1 / d < 0) ? "-0.0" : "0.0";
+    }
+    BigDecimal exact = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    String digits = exact.unscaledValue().abs().toString();
+    int exponent = digits.length() - 1 - exact.scale(); // decimal exponent of the first digit
+    String sign = d < 0 ? "-" : "";
+    if (exponent < -4 || exponent >= 16) {
+      String mantissa =
+          digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+      String exp = String.format("%02d", Math.abs(exponent));
+      return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + exp;
+    }
+    if (exponent < 0) {
+      return sign + "0." + "0".repeat(-exponent - 1) + digits;
+    }
+    if (digits.length() <= exponent + 1) {
+      return sign + digits + "0".repeat(exponent + 1 - digits.length()) + ".0";
+    }
+    return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
+  }
+
+  /** Code-point order (Python's string order), not Java's UTF-16 unit order. */
+  static int compareCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+
+  private static void string(StringBuilder out, CharSequence s) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        default -> {
+          if (c < 0x20 || c > 0x7e) {
+            out.append("\\u")
+                .append(HEX[(c >> 12) & 0xf])
+                .append(HEX[(c >> 8) & 0xf])
+                .append(HEX[(c >> 4) & 0xf])
+                .append(HEX[c & 0xf]);
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+}

@@ -1,0 +1,174 @@
+package io.sf2loki.shape;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Turns one record's top-level field map into a Loki entry by the shared rules, in this order:
+ * transforms (a {@code drop_row} ends here), sampling, label promotion, structured metadata and
+ * {@code level}, timestamp, canonical JSON line. The original map is never modified: cursors
+ * advance from the original values.
+ *
+ * <p>Thread-safe; one per source run.
+ */
+public final class Shaper {
+
+  private static final Duration CLAMP_AFTER = Duration.ofHours(1);
+  private static final Duration CLAMP_TO = Duration.ofMinutes(5);
+
+  /** The sampling key of a record, from its original and its transformed fields. */
+  @FunctionalInterface
+  public interface SampleKey {
+    String of(Map<String, Object> original, Map<String, Object> transformed);
+  }
+
+  private final String source;
+  private final ShapingConfig config;
+  private final Map<String, String> deploymentLabels;
+  private final Clock clock;
+  private final MeterRegistry metrics;
+  private final LabelGuard guard;
+  private final Counter fallbacks;
+
+  /**
+   * @param source the {@code source} label and metric attribute
+   * @param deploymentLabels static labels written under the identity labels
+   */
+  public Shaper(
+      String source,
+      ShapingConfig config,
+      Map<String, String> deploymentLabels,
+      Clock clock,
+      MeterRegistry metrics) {
+    this.source = Objects.requireNonNull(source, "source");
+    this.config = Objects.requireNonNull(config, "config");
+    this.deploymentLabels = Map.copyOf(deploymentLabels);
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.guard = new LabelGuard(source, config.maxLabelValues(), metrics);
+    this.fallbacks =
+        Counter.builder("sf2loki_timestamp_fallbacks").tag("source", source).register(metrics);
+  }
+
+  /** The shaping configuration. */
+  public ShapingConfig config() {
+    return config;
+  }
+
+  /**
+   * Shapes one record.
+   *
+   * @param original the record's fields ({@code attributes} already removed); not modified
+   * @param key the sampling key
+   * @param timeFields the fields tried in order for the event time
+   * @param fallback the time used when none of them parses (the watermark, the file's date)
+   */
+  public Shaped shape(
+      TypeShaping type,
+      Map<String, Object> original,
+      SampleKey key,
+      List<String> timeFields,
+      Optional<Instant> fallback) {
+    Map<String, Object> payload = new LinkedHashMap<>(original);
+    Optional<String> dropped = transform(type.eventType(), payload);
+    if (dropped.isPresent()) {
+      return new Shaped.Dropped(dropped.get());
+    }
+    if (!sampledIn(type, key.of(original, payload))) {
+      return new Shaped.SampledOut();
+    }
+    return new Shaped.Kept(
+        eventTime(payload, timeFields, fallback),
+        labels(type, payload),
+        CanonicalJson.write(payload),
+        metadata(type, payload));
+  }
+
+  /** Applies the transforms in place; a drop is counted and names its rule. */
+  public Optional<String> transform(String eventType, Map<String, Object> payload) {
+    Optional<String> dropped = config.transforms().apply(eventType, payload);
+    dropped.ifPresent(
+        rule ->
+            Counter.builder("sf2loki_rows_filtered")
+                .tag("source", source)
+                .tag("rule", rule)
+                .register(metrics)
+                .increment());
+    return dropped;
+  }
+
+  /** True when sampling keeps the record; a sampled-out one is counted. */
+  public boolean sampledIn(TypeShaping type, String key) {
+    if (Sampler.keep(key, type.sampleRate())) {
+      return true;
+    }
+    Counter.builder("sf2loki_entries_sampled_out")
+        .tag("source", source)
+        .tag("event_type", type.eventType())
+        .register(metrics)
+        .increment();
+    return false;
+  }
+
+  /**
+   * Promoted labels (guarded), then deployment labels, then {@code source} and {@code event_type}.
+   */
+  public Map<String, String> labels(TypeShaping type, Map<String, Object> payload) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (String field : type.labels()) {
+      Object v = payload.get(field);
+      if (v != null) {
+        String value = CanonicalJson.stringForm(v);
+        if (!value.isEmpty() && guard.admit(field, value)) {
+          labels.put(field, value);
+        }
+      }
+    }
+    labels.putAll(deploymentLabels);
+    labels.put("source", source);
+    labels.put("event_type", type.eventType());
+    return labels;
+  }
+
+  /** The configured top-level fields that are present and non-null, plus {@code level}. */
+  public Map<String, String> metadata(TypeShaping type, Map<String, Object> payload) {
+    Map<String, String> metadata = new LinkedHashMap<>();
+    for (String field : type.metadataFields().orElse(config.metadataFields())) {
+      Object v = payload.get(field);
+      if (v != null) {
+        metadata.put(field, CanonicalJson.stringForm(v));
+      }
+    }
+    metadata.put("level", Levels.of(payload));
+    return metadata;
+  }
+
+  /**
+   * The first of {@code fields} that parses; otherwise the fallback (replaced by now − 5 min when
+   * it is older than 1 h, to stay inside Loki's out-of-order window) or now, counted in {@code
+   * sf2loki_timestamp_fallbacks}.
+   */
+  public Instant eventTime(
+      Map<String, Object> payload, List<String> fields, Optional<Instant> fallback) {
+    for (String field : fields) {
+      Optional<Instant> t = EventTimes.parse(payload.get(field));
+      if (t.isPresent()) {
+        return t.get();
+      }
+    }
+    fallbacks.increment();
+    Instant now = clock.instant();
+    if (fallback.isEmpty()) {
+      return now;
+    }
+    return fallback.get().isBefore(now.minus(CLAMP_AFTER)) ? now.minus(CLAMP_TO) : fallback.get();
+  }
+}

@@ -1,0 +1,82 @@
+package io.sf2loki.shape;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class CanonicalJsonTest {
+
+  @Test
+  void keysAreSortedWithPythonSeparatorsWhateverTheInsertionOrder() {
+    Map<String, Object> a = new LinkedHashMap<>();
+    a.put("b", 1L);
+    a.put("a", "x");
+    a.put("C", true);
+    Map<String, Object> b = new TreeMap<>(a);
+
+    assertThat(CanonicalJson.write(a)).isEqualTo("{\"C\": true, \"a\": \"x\", \"b\": 1}");
+    assertThat(CanonicalJson.write(b)).isEqualTo(CanonicalJson.write(a));
+  }
+
+  @Test
+  void stringsEscapeLikePythonEnsureAscii() {
+    String s = "q\"b\\n\n\t\u0001/é€😀\u007f";
+    assertThat(CanonicalJson.write(s))
+        .isEqualTo("\"q\\\"b\\\\n\\n\\t\\u0001/\\u00e9\\u20ac\\ud83d\\ude00\\u007f\"");
+  }
+
+  @Test
+  void floatsUsePythonReprAndNonFiniteBecomeStrings() {
+    assertThat(
+            Arrays.asList(1234.0, 0.5, 1e-5, 1.5e16, 1e15, 0.0001, -2.25, 100.0, 1e22, Double.NaN)
+                .stream()
+                .map(CanonicalJson::write)
+                .toList())
+        .containsExactly(
+            "1234.0",
+            "0.5",
+            "1e-05",
+            "1.5e+16",
+            "1000000000000000.0",
+            "0.0001",
+            "-2.25",
+            "100.0",
+            "1e+22",
+            "\"NaN\"");
+  }
+
+  @Test
+  void nestedValuesNullsAndBytesAreCanonical() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("z", null);
+    m.put("list", List.of(1L, "two", Map.of("y", 2L, "x", 1L)));
+    m.put("raw", new byte[] {1, 2, 3});
+    assertThat(CanonicalJson.write(m))
+        .isEqualTo(
+            "{\"list\": [1, \"two\", {\"x\": 1, \"y\": 2}], \"raw\": \"AQID\", \"z\": null}");
+  }
+
+  @Test
+  void aSalesforceRecordRendersToIdenticalBytesOnEveryRun() throws Exception {
+    String json =
+        "{\"attributes\":{\"type\":\"LoginEvent\",\"url\":\"/x\"},\"Id\":\"0Yw000000000001AAA\","
+            + "\"EventDate\":\"2026-06-30T01:00:00.000+0000\",\"LogFileLength\":2692.0,"
+            + "\"Count\":3,\"Nested\":{\"attributes\":{\"type\":\"User\"},\"Name\":\"Ann\"}}";
+    ObjectMapper mapper = new ObjectMapper();
+    String first = CanonicalJson.write(Payloads.fromJson(mapper.readTree(json)));
+    String second = CanonicalJson.write(Payloads.fromJson(mapper.readTree(json)));
+
+    assertThat(first)
+        .isEqualTo(
+            "{\"Count\": 3, \"EventDate\": \"2026-06-30T01:00:00.000+0000\", \"Id\":"
+                + " \"0Yw000000000001AAA\", \"LogFileLength\": 2692.0, \"Nested\": {\"Name\":"
+                + " \"Ann\"}}");
+    assertThat(second).isEqualTo(first);
+  }
+}

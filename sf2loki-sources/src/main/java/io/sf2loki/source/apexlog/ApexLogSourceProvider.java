@@ -1,0 +1,78 @@
+package io.sf2loki.source.apexlog;
+
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.rest.SalesforceHttpClients;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.shape.Shaper;
+import io.sf2loki.source.eventlogobjects.ObjectMetrics;
+import io.sf2loki.source.eventlogobjects.ServerClock;
+import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.spi.SourceProvider;
+import java.io.Closeable;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
+/**
+ * The {@code apexlog} source type (off by default). ApexLog has a category of its own, so it never
+ * takes part in the overlap guard.
+ */
+public final class ApexLogSourceProvider implements SourceProvider {
+
+  /** No I/O: the service loader instantiates every provider. */
+  public ApexLogSourceProvider() {}
+
+  @Override
+  public String type() {
+    return ApexLogSource.SOURCE;
+  }
+
+  @Override
+  public Factory configure(ConfigReader section) {
+    ApexLogConfig config = ApexLogConfig.bind(section);
+    SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
+    return env -> List.of(create(config, salesforce, env));
+  }
+
+  /** Wires a source for one run; public so library users can skip the config loader. */
+  public static ApexLogSource create(
+      ApexLogConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
+    OAuthTokenProvider tokens =
+        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
+    ServerClock serverClock = new ServerClock(env.clock());
+    SalesforceRestClient rest =
+        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock);
+    return create(
+        config, rest, serverClock, env, () -> ThreadLocalRandom.current().nextDouble(-1, 1), http);
+  }
+
+  /** Wires a source around an existing client. */
+  public static ApexLogSource create(
+      ApexLogConfig config,
+      SalesforceRestClient rest,
+      Supplier<Instant> salesforceNow,
+      SourceEnvironment env,
+      DoubleSupplier jitter,
+      Closeable resources) {
+    ObjectMetrics metrics = new ObjectMetrics(ApexLogSource.SOURCE, env.metrics());
+    ApexLogMetrics logMetrics = new ApexLogMetrics(env.metrics());
+    Shaper shaper =
+        new Shaper(
+            ApexLogSource.SOURCE,
+            config.shaping(),
+            env.deploymentLabels(),
+            env.clock(),
+            env.metrics());
+    ApexLogBodies bodies = new ApexLogBodies(rest, config, logMetrics, salesforceNow);
+    ApexLogCycle cycle =
+        new ApexLogCycle(
+            rest, config, bodies, shaper, logMetrics, () -> metrics.stall(ApexLogSource.SOURCE));
+    return new ApexLogSource(config, cycle, bodies, metrics, salesforceNow, jitter, resources);
+  }
+}

@@ -1,0 +1,144 @@
+package io.sf2loki.source.eventlogobjects;
+
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.config.Durations;
+import io.sf2loki.shape.ShapingConfig;
+import io.sf2loki.shape.TypeShaping;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The bound {@code sources.eventlog_objects} section.
+ *
+ * @param objects the objects in config order (presets appended, duplicates removed)
+ * @param maxCatchupRecords rows one big-object drain keeps in memory; 0 = unbounded
+ * @param shaping transforms, metadata fields and the label bound
+ */
+public record EventLogObjectsConfig(
+    List<ObjectSpec> objects, long maxCatchupRecords, ShapingConfig shaping) {
+
+  private static final Set<String> OBJECT_KEYS =
+      Set.of(
+          "name",
+          "timestamp_field",
+          "big_object",
+          "poll_interval",
+          "lookback",
+          "settle_window",
+          "sample",
+          "structured_metadata_fields",
+          "labels");
+
+  public EventLogObjectsConfig {
+    objects = List.copyOf(objects);
+  }
+
+  /** Binds and validates {@code section}, recording every problem on it. */
+  public static EventLogObjectsConfig bind(ConfigReader section) {
+    ShapingConfig shaping = ShapingConfig.bind(section);
+    Duration poll = section.positiveDuration("poll_interval");
+    Duration lookback = section.positiveDuration("lookback");
+    Duration settle = section.duration("settle_window");
+    long cap = section.longInRange("max_catchup_records", 0, 100_000_000);
+    Map<String, ObjectSpec> objects = new LinkedHashMap<>();
+    for (ConfigReader o : section.objectList("objects")) {
+      bindObject(o, shaping, poll, lookback, settle)
+          .ifPresent(spec -> addOnce(objects, spec, o, section));
+    }
+    for (String preset : section.stringList("presets")) {
+      Optional<List<String>> names = ObjectPresets.preset(preset);
+      if (names.isEmpty()) {
+        section.problem(
+            "presets",
+            section.path("presets")
+                + ": unknown preset '"
+                + preset
+                + "' (known: "
+                + String.join(", ", ObjectPresets.presetNames())
+                + ")");
+        continue;
+      }
+      for (String name : names.get()) {
+        objects.putIfAbsent(name, defaults(name, poll, lookback, settle));
+      }
+    }
+    return new EventLogObjectsConfig(new ArrayList<>(objects.values()), cap, shaping);
+  }
+
+  private static void addOnce(
+      Map<String, ObjectSpec> objects, ObjectSpec spec, ConfigReader o, ConfigReader section) {
+    if (objects.putIfAbsent(spec.name(), spec) != null) {
+      o.problem("name", o.path("name") + ": object '" + spec.name() + "' is listed twice");
+    }
+  }
+
+  private static ObjectSpec defaults(
+      String name, Duration poll, Duration lookback, Duration settle) {
+    return new ObjectSpec(
+        name,
+        ObjectPresets.timestampField(name),
+        ObjectPresets.isBigObject(name),
+        poll,
+        lookback,
+        settle,
+        TypeShaping.of(name));
+  }
+
+  private static Optional<ObjectSpec> bindObject(
+      ConfigReader o, ShapingConfig shaping, Duration poll, Duration lookback, Duration settle) {
+    for (String key : o.keys()) {
+      if (!OBJECT_KEYS.contains(key)) {
+        o.problem(
+            key,
+            o.path(key) + " is not an object key (allowed: " + new TreeSet<>(OBJECT_KEYS) + ")");
+      }
+    }
+    String name = o.requiredString("name");
+    if (!name.isEmpty() && !ObjectSoql.isIdentifier(name)) {
+      o.problem("name", o.path("name") + " ('" + name + "') must match ^[A-Za-z0-9_]+$");
+    }
+    String tsf = o.optionalString("timestamp_field").orElse(ObjectPresets.timestampField(name));
+    if (!ObjectSoql.isIdentifier(tsf)) {
+      o.problem(
+          "timestamp_field",
+          o.path("timestamp_field") + " ('" + tsf + "') must match ^[A-Za-z0-9_]+$");
+    }
+    boolean big = o.isSet("big_object") ? o.bool("big_object") : ObjectPresets.isBigObject(name);
+    Duration objectPoll = o.isSet("poll_interval") ? o.positiveDuration("poll_interval") : poll;
+    Duration objectLookback = o.isSet("lookback") ? o.positiveDuration("lookback") : lookback;
+    Duration objectSettle = o.optionalDuration("settle_window").orElse(settle);
+    if (objectSettle.isNegative()) {
+      o.problem(
+          "settle_window",
+          o.path("settle_window")
+              + " ("
+              + Durations.format(objectSettle)
+              + ") must not be negative");
+    }
+    Optional<List<String>> metadata =
+        o.isSet("structured_metadata_fields")
+            ? Optional.of(o.stringList("structured_metadata_fields"))
+            : Optional.empty();
+    List<String> labels = o.stringList("labels");
+    shaping.checkLabels(o, "labels", name, labels);
+    double rate = ShapingConfig.rate(o, "sample");
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new ObjectSpec(
+            name,
+            tsf,
+            big,
+            objectPoll,
+            objectLookback,
+            objectSettle,
+            new TypeShaping(name, metadata, labels, rate)));
+  }
+}

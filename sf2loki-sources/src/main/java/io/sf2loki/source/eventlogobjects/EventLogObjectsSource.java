@@ -1,0 +1,163 @@
+package io.sf2loki.source.eventlogobjects;
+
+import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.rest.ApiErrorException;
+import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.salesforce.rest.ThrottledException;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.SourceContext;
+import io.sf2loki.spi.Ticker;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Polls the configured objects sequentially in config order, each on its own schedule ({@code
+ * poll_interval} ±10 % jitter; every object is due at startup).
+ *
+ * <p>Failure handling: a throttle (403 {@code REQUEST_LIMIT_EXCEEDED}) logs ERROR and defers every
+ * object still due by one interval; any other query error skips that object until its next interval
+ * (WARN, ERROR from the third consecutive failure, {@code sf2loki_soql_poll_errors}); an
+ * authentication failure backs off 1 s → 30 s and retries. Nothing a server sends ends the run.
+ */
+public final class EventLogObjectsSource implements Source, AutoCloseable {
+
+  static final String SOURCE = "eventlog_objects";
+  private static final Logger LOG = LoggerFactory.getLogger(EventLogObjectsSource.class);
+  private static final Duration AUTH_BACKOFF_MAX = Duration.ofSeconds(30);
+
+  private final List<ObjectSpec> objects;
+  private final ObjectPoller poller;
+  private final ObjectMetrics metrics;
+  private final Ticker ticker;
+  private final DoubleSupplier jitter;
+  private final java.io.Closeable resources;
+  private final Map<String, Integer> failures = new HashMap<>();
+
+  /**
+   * @param jitter values in [-1, 1] scaling the ±10 % schedule jitter
+   * @param resources closed with the source (the HTTP client)
+   */
+  EventLogObjectsSource(
+      List<ObjectSpec> objects,
+      ObjectPoller poller,
+      ObjectMetrics metrics,
+      Ticker ticker,
+      DoubleSupplier jitter,
+      java.io.Closeable resources) {
+    this.objects = List.copyOf(objects);
+    this.poller = poller;
+    this.metrics = metrics;
+    this.ticker = ticker;
+    this.jitter = jitter;
+    this.resources = resources;
+  }
+
+  @Override
+  public String name() {
+    return SOURCE;
+  }
+
+  @Override
+  public void run(SourceContext ctx) throws InterruptedException {
+    long[] due = new long[objects.size()];
+    java.util.Arrays.fill(due, ticker.nanoTime());
+    Duration authBackoff = Duration.ofSeconds(1);
+    while (!ctx.stopRequested() && !objects.isEmpty()) {
+      long now = ticker.nanoTime();
+      for (int i = 0; i < objects.size() && !ctx.stopRequested(); i++) {
+        if (due[i] > now) {
+          continue;
+        }
+        ObjectSpec spec = objects.get(i);
+        try {
+          ObjectPoller.Outcome outcome = poller.poll(spec, ctx);
+          failures.remove(spec.name());
+          authBackoff = Duration.ofSeconds(1);
+          due[i] = outcome == ObjectPoller.Outcome.CATCH_UP ? now : next(now, spec);
+        } catch (ThrottledException e) {
+          metrics.throttled("soql");
+          LOG.error(
+              "{}: Salesforce API limit reached ({}); deferring every due object by one interval",
+              SOURCE,
+              e.getMessage());
+          deferDue(due, now);
+          break;
+        } catch (SalesforceApiException e) {
+          failed(spec, e);
+          due[i] = next(now, spec);
+        } catch (AuthException e) {
+          LOG.warn(
+              "{}: authentication failed ({}); retrying in {}",
+              SOURCE,
+              e.getMessage(),
+              authBackoff);
+          if (ctx.awaitStop(authBackoff)) {
+            return;
+          }
+          authBackoff = min(authBackoff.multipliedBy(2), AUTH_BACKOFF_MAX);
+          break;
+        }
+      }
+      long wait = nextDue(due) - ticker.nanoTime();
+      if (wait > 0 && ctx.awaitStop(Duration.ofNanos(wait))) {
+        return;
+      }
+    }
+  }
+
+  private void failed(ObjectSpec spec, SalesforceApiException e) {
+    metrics.pollError(spec.name());
+    int n = failures.merge(spec.name(), 1, Integer::sum);
+    String hint = "";
+    if (e instanceof ApiErrorException api
+        && api.body().contains("BIG_OBJECT_UNSUPPORTED_OPERATION")) {
+      hint = " (this is a big object: set big_object = true for it)";
+    }
+    if (n >= 3) {
+      LOG.error(
+          "{}: poll of {} failed {} times in a row: {}{}",
+          SOURCE,
+          spec.name(),
+          n,
+          e.getMessage(),
+          hint);
+    } else {
+      LOG.warn("{}: poll of {} failed: {}{}", SOURCE, spec.name(), e.getMessage(), hint);
+    }
+  }
+
+  private void deferDue(long[] due, long now) {
+    for (int j = 0; j < due.length; j++) {
+      if (due[j] <= now) {
+        due[j] = next(now, objects.get(j));
+      }
+    }
+  }
+
+  private long next(long now, ObjectSpec spec) {
+    double factor = 1 + 0.1 * Math.max(-1, Math.min(1, jitter.getAsDouble()));
+    return now + (long) (spec.pollInterval().toNanos() * factor);
+  }
+
+  private static long nextDue(long[] due) {
+    long min = Long.MAX_VALUE;
+    for (long d : due) {
+      min = Math.min(min, d);
+    }
+    return min;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  @Override
+  public void close() throws java.io.IOException {
+    resources.close();
+  }
+}

@@ -1,0 +1,102 @@
+package io.sf2loki.source.eventlogobjects;
+
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.rest.SalesforceHttpClients;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.shape.Categories;
+import io.sf2loki.shape.CategoryClaims;
+import io.sf2loki.shape.Shaper;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.spi.SourceProvider;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+
+/**
+ * The {@code eventlog_objects} source type. {@link #configure} binds {@code
+ * sources.eventlog_objects} and the {@code salesforce} section without I/O; the factory creates one
+ * {@link EventLogObjectsSource} per leadership run with its own HTTP client and token provider, and
+ * offers {@link CategoryClaims} so the overlap guard sees its objects.
+ */
+public final class EventLogObjectsSourceProvider implements SourceProvider {
+
+  /** No I/O: the service loader instantiates every provider. */
+  public EventLogObjectsSourceProvider() {}
+
+  @Override
+  public String type() {
+    return EventLogObjectsSource.SOURCE;
+  }
+
+  @Override
+  public Factory configure(ConfigReader section) {
+    EventLogObjectsConfig config = EventLogObjectsConfig.bind(section);
+    SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
+    return new ObjectsFactory(config, salesforce);
+  }
+
+  /** The bound configuration; creates the source and claims the objects' categories. */
+  record ObjectsFactory(EventLogObjectsConfig config, SalesforceConfig salesforce)
+      implements Factory, CategoryClaims {
+
+    @Override
+    public List<Source> create(SourceEnvironment environment) {
+      return List.of(EventLogObjectsSourceProvider.create(config, salesforce, environment));
+    }
+
+    @Override
+    public Map<String, String> explicitCategories() {
+      Map<String, String> out = new LinkedHashMap<>();
+      config.objects().forEach(o -> out.put(o.name(), Categories.ofIdentifier(o.name())));
+      return out;
+    }
+  }
+
+  /** Wires a source for one run; public so library users can skip the config loader. */
+  public static EventLogObjectsSource create(
+      EventLogObjectsConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
+    OAuthTokenProvider tokens =
+        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
+    ServerClock serverClock = new ServerClock(env.clock());
+    SalesforceRestClient rest =
+        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock);
+    return create(
+        config, rest, serverClock, env, () -> ThreadLocalRandom.current().nextDouble(-1, 1), http);
+  }
+
+  /**
+   * Wires a source around an existing client.
+   *
+   * @param salesforceNow Salesforce's clock (settle bound, lookback)
+   * @param jitter values in [-1, 1] scaling the ±10 % poll jitter
+   * @param resources closed with the source
+   */
+  public static EventLogObjectsSource create(
+      EventLogObjectsConfig config,
+      SalesforceRestClient rest,
+      Supplier<java.time.Instant> salesforceNow,
+      SourceEnvironment env,
+      java.util.function.DoubleSupplier jitter,
+      java.io.Closeable resources) {
+    ObjectMetrics metrics = new ObjectMetrics(EventLogObjectsSource.SOURCE, env.metrics());
+    Shaper shaper =
+        new Shaper(
+            EventLogObjectsSource.SOURCE,
+            config.shaping(),
+            env.deploymentLabels(),
+            env.clock(),
+            env.metrics());
+    ObjectPoller poller =
+        new ObjectPoller(
+            rest, new ObjectEmitter(shaper), metrics, config.maxCatchupRecords(), salesforceNow);
+    return new EventLogObjectsSource(
+        config.objects(), poller, metrics, env.ticker(), jitter, resources);
+  }
+}

@@ -1,0 +1,159 @@
+package io.sf2loki.source.eventlogobjects;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.spi.SourceContext;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One poll cycle of one object: the ascending keyset path, or the newest-first drain for big
+ * objects. Keeps each object's cursor in memory after the first load (the committed checkpoint lags
+ * behind what was emitted). Confined to the source thread.
+ */
+final class ObjectPoller {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ObjectPoller.class);
+
+  /** How a cycle ended. */
+  enum Outcome {
+    /** Caught up (a short page, or the drain reached the watermark). */
+    DONE,
+    /** The catch-up cap was hit: newer rows wait, poll again at once. */
+    CATCH_UP,
+    /** No progress possible at the boundary. */
+    STALLED
+  }
+
+  private final SalesforceRestClient rest;
+  private final ObjectEmitter emitter;
+  private final ObjectMetrics metrics;
+  private final long maxCatchup;
+  private final Supplier<Instant> salesforceNow;
+  private final Map<String, ObjectCursor> cursors = new HashMap<>();
+  private final Map<String, String> stalls = new HashMap<>();
+
+  ObjectPoller(
+      SalesforceRestClient rest,
+      ObjectEmitter emitter,
+      ObjectMetrics metrics,
+      long maxCatchup,
+      Supplier<Instant> salesforceNow) {
+    this.rest = rest;
+    this.emitter = emitter;
+    this.metrics = metrics;
+    this.maxCatchup = maxCatchup;
+    this.salesforceNow = salesforceNow;
+  }
+
+  Outcome poll(ObjectSpec spec, SourceContext ctx)
+      throws SalesforceApiException, AuthException, InterruptedException {
+    ObjectCursor cursor = cursors.computeIfAbsent(spec.name(), n -> load(spec, ctx));
+    ObjectQueries soql = new ObjectQueries(spec, settleBound(spec));
+    return spec.bigObject() ? drain(spec, soql, cursor, ctx) : ascend(spec, soql, cursor, ctx);
+  }
+
+  private Outcome ascend(
+      ObjectSpec spec, ObjectQueries soql, ObjectCursor cursor, SourceContext ctx)
+      throws SalesforceApiException, AuthException, InterruptedException {
+    while (!ctx.stopRequested()) {
+      List<ObjectNode> page =
+          rest.query(soql.ascending(cursor.watermark(), cursor.lastId())).records();
+      int fresh = emitter.emit(spec, page, cursor, ctx);
+      if (page.size() < ObjectQueries.PAGE) {
+        stalls.remove(spec.name());
+        return Outcome.DONE;
+      }
+      if (fresh == 0) {
+        return stalled(
+            spec, cursor.lastTs() + "/" + cursor.lastId().orElse(""), "a full page had no new id");
+      }
+    }
+    return Outcome.DONE;
+  }
+
+  private Outcome drain(ObjectSpec spec, ObjectQueries soql, ObjectCursor cursor, SourceContext ctx)
+      throws SalesforceApiException, AuthException, InterruptedException {
+    BigObjectDrain drain =
+        new BigObjectDrain(
+            soql,
+            spec.timestampField(),
+            q -> rest.query(q).records(),
+            maxCatchup,
+            ctx::stopRequested,
+            cursor::seen);
+    BigObjectDrain.Result result = drain.run(cursor.watermark());
+    if (result instanceof BigObjectDrain.Stalled s) {
+      return stalled(spec, s.boundary(), s.why());
+    }
+    if (!(result instanceof BigObjectDrain.Complete complete)) {
+      return Outcome.DONE; // stopped: nothing emitted, nothing committed
+    }
+    stalls.remove(spec.name());
+    List<ObjectNode> rows = complete.rows();
+    for (int from = 0; from < rows.size(); from += ObjectQueries.PAGE) {
+      emitter.emit(
+          spec, rows.subList(from, Math.min(rows.size(), from + ObjectQueries.PAGE)), cursor, ctx);
+    }
+    if (complete.capped()) {
+      LOG.info(
+          "{}: drain kept the oldest {} rows (max_catchup_records); newer rows follow next cycle",
+          spec.name(),
+          rows.size());
+      return Outcome.CATCH_UP;
+    }
+    return Outcome.DONE;
+  }
+
+  private Outcome stalled(ObjectSpec spec, String boundary, String why) {
+    String previous = stalls.put(spec.name(), boundary);
+    if (boundary.equals(previous)) {
+      metrics.stall(spec.name());
+      LOG.error(
+          "{}: watermark stalled again at {} ({}); more rows share one position than a page holds."
+              + " Move the cursor with `state set` once the cause is understood",
+          spec.name(),
+          boundary,
+          why);
+    } else {
+      LOG.warn("{}: no progress at {} ({}); retrying next cycle", spec.name(), boundary, why);
+    }
+    return Outcome.STALLED;
+  }
+
+  private ObjectCursor load(ObjectSpec spec, SourceContext ctx) {
+    Optional<String> stored = ctx.checkpoint(spec.checkpointKey());
+    if (stored.isPresent()) {
+      try {
+        return ObjectCursor.decode(stored.get());
+      } catch (IllegalArgumentException e) {
+        metrics.checkpointLoadError();
+        LOG.warn(
+            "{}: stored checkpoint {} is corrupt ({}); starting {} back",
+            spec.name(),
+            spec.checkpointKey(),
+            e.getMessage(),
+            spec.lookback());
+      }
+    }
+    return ObjectCursor.startingAt(
+        salesforceNow.get().minus(spec.lookback()).truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  private Optional<Instant> settleBound(ObjectSpec spec) {
+    Duration settle = spec.settleWindow();
+    return settle.isZero()
+        ? Optional.empty()
+        : Optional.of(salesforceNow.get().minus(settle).truncatedTo(ChronoUnit.MILLIS));
+  }
+}
