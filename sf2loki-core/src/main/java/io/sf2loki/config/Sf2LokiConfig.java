@@ -2,6 +2,8 @@ package io.sf2loki.config;
 
 import io.sf2loki.loki.LokiSinkConfig;
 import io.sf2loki.registry.Providers;
+import io.sf2loki.shape.CategoryOwnership;
+import io.sf2loki.shape.OverlapGuard;
 import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.SourceProvider;
@@ -23,6 +25,7 @@ import java.util.Optional;
  * @param coordinatorType the selected {@code coordinate.type}
  * @param coordinator the bound coordinator factory
  * @param sources the bound factories of the enabled source families, by type
+ * @param categoryOwnership which source owns each event category (the overlap guard's verdict)
  * @param loaded the loaded configuration the records were bound from
  */
 public record Sf2LokiConfig(
@@ -34,6 +37,7 @@ public record Sf2LokiConfig(
     String coordinatorType,
     CoordinatorProvider.Factory coordinator,
     Map<String, SourceProvider.Factory> sources,
+    CategoryOwnership categoryOwnership,
     LoadedConfig loaded) {
 
   public Sf2LokiConfig {
@@ -90,6 +94,8 @@ public record Sf2LokiConfig(
         sources.put(provider.type(), provider.configure(section));
       }
     }
+    // The same event category on two sources doubles the Loki bill; refuse unless allowed.
+    CategoryOwnership ownership = OverlapGuard.check(sources, sourcesSection);
     root.throwIfInvalid();
     return new Sf2LokiConfig(
         salesforce,
@@ -100,6 +106,7 @@ public record Sf2LokiConfig(
         coordinatorProvider.orElseThrow().type(),
         coordinator,
         sources,
+        ownership,
         loaded);
   }
 }

@@ -52,7 +52,8 @@ public final class ConfiguredEngine {
       throw new UncheckedIOException("cannot set up the Loki sink: " + e.getMessage(), e);
     }
     Map<String, String> labels = deploymentLabels(config);
-    SourceEnvironment sourceEnvironment = new SourceEnvironment(clock, ticker, registry, labels);
+    SourceEnvironment sourceEnvironment =
+        new SourceEnvironment(clock, ticker, registry, labels, config.categoryOwnership());
     List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
     TermSources sources =
         () -> {

@@ -1,6 +1,7 @@
 package io.sf2loki.spi;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.shape.CategoryOwnership;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
@@ -13,14 +14,27 @@ import java.util.Objects;
  * @param metrics where sources report API calls, throttles and errors
  * @param deploymentLabels the static labels every entry carries ({@code job}, {@code service_name},
  *     {@code environment}, ...)
+ * @param categoryOwnership which source owns an event category, so that wildcard discovery never
+ *     double-ingests a category configured on another source
  */
 public record SourceEnvironment(
-    Clock clock, Ticker ticker, MeterRegistry metrics, Map<String, String> deploymentLabels) {
+    Clock clock,
+    Ticker ticker,
+    MeterRegistry metrics,
+    Map<String, String> deploymentLabels,
+    CategoryOwnership categoryOwnership) {
 
   public SourceEnvironment {
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ticker, "ticker");
     Objects.requireNonNull(metrics, "metrics");
     deploymentLabels = Map.copyOf(deploymentLabels);
+    Objects.requireNonNull(categoryOwnership, "categoryOwnership");
+  }
+
+  /** An environment whose sources may ingest every category they discover. */
+  public SourceEnvironment(
+      Clock clock, Ticker ticker, MeterRegistry metrics, Map<String, String> deploymentLabels) {
+    this(clock, ticker, metrics, deploymentLabels, CategoryOwnership.unrestricted());
   }
 }
