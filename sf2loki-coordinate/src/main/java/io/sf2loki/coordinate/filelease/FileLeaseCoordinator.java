@@ -105,8 +105,9 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
    * a rival that wrote after that read verifies after our write and sees it. A claimant that stalls
    * longer (a GC pause, a hung mount) may overwrite a lease a rival has already won and verified,
    * with the same epoch when both computed it from the same floor; such a claim is abandoned. It is
-   * not released: left in place it keeps standbys off until the overwritten leader has seen it and
-   * stepped down. The floor is read before the deciding read so that a slow store does not count.
+   * not released but held off (see {@link #holdOff}): it keeps standbys off until the overwritten
+   * leader has seen it and stepped down. The floor is read before the deciding read so that a slow
+   * store does not count.
    */
   private Optional<LeaseTerm> claim(LeaseRead seen, StopSignal stop) throws InterruptedException {
     long epoch = epochs.next(seen.epoch());
@@ -130,6 +131,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
           "claim of file lease {} took {} ms, longer than the verify pause; abandoning it",
           location(),
           Duration.ofNanos(took).toMillis());
+      holdOff(epoch);
       return Optional.empty();
     }
     boolean stopping = pause(verifyPause, stop);
@@ -208,10 +210,27 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     }
     // Never revive a lapsed term: a standby may have claimed the lease during our write.
     if (!term.extendUntil(start + ttl.toNanos())) {
+      holdOff(term.epoch());
       return Optional.of("lease lapsed while it was being renewed (paused past the ttl?)");
     }
     lastGoodNanos = start;
     return Optional.empty();
+  }
+
+  /**
+   * Our write landed after a rival could have claimed the lease, so it may have replaced the
+   * rival's live lease with an expiry computed before the stall, possibly already past: a standby
+   * (or we ourselves) would then claim while the rival still leads. Rewrites it with a whole ttl
+   * from now, so that no one claims before every leader that was current when it landed has seen a
+   * foreign holder at its next renewal and stepped down, or lapsed (a term lapses one ttl after the
+   * start of its last renewal, which precedes this write). Costs at most one ttl of failover.
+   */
+  private void holdOff(long epoch) {
+    try {
+      storage.write(new FileLeaseDocument(holder, clock.instant().plus(ttl), epoch));
+    } catch (IOException e) {
+      LOG.warn("cannot rewrite late file lease {}: {}", location(), e.toString());
+    }
   }
 
   private Duration sinceLastGood() {

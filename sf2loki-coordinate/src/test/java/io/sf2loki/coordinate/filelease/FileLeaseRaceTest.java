@@ -93,4 +93,70 @@ class FileLeaseRaceTest {
     b.stop();
     store.close();
   }
+
+  @Test
+  void claimLandingAfterTheTtlNeverLetsAnyoneClaimWhileTheOverwrittenLeaderIsCurrent()
+      throws Exception {
+    FileLeaseFixture fx = new FileLeaseFixture(dir);
+    fx.time.join();
+    FencingMemoryStore store = new FencingMemoryStore();
+    fx.write(new FileLeaseDocument("gone", fx.time.instant(), 0));
+    FaultyLeaseStorage aStorage = new FaultyLeaseStorage(new FileLeaseFile(fx.lease), fx.time);
+    aStorage.pauseBeforeNextWrite(Duration.ofSeconds(45));
+    Contender a = Contender.start(fx.time, "a", fx.coordinator(aStorage, "a", Optional.of(store)));
+    fx.time.sleep(Duration.ofNanos(1_000)); // a is now stalled in its claim write
+    Contender b = Contender.start(fx.time, "b", fx.coordinator("b", Optional.of(store)));
+
+    List<String> overlaps = new ArrayList<>();
+    fx.time.awaitCondition(
+        () -> {
+          if (a.isLeading() && b.isLeading()) {
+            overlaps.add("both current at " + fx.time.instant());
+          }
+          return false;
+        },
+        Duration.ofMinutes(3),
+        STEP);
+
+    assertThat(overlaps).isEmpty();
+    assertThat(a.isLeading() || b.isLeading()).isTrue();
+    fx.time.leave();
+    a.stop();
+    b.stop();
+  }
+
+  @Test
+  void renewalLandingAfterTheTtlNeverLetsAThirdContenderOverlapTheSuccessor() throws Exception {
+    FileLeaseFixture fx = new FileLeaseFixture(dir);
+    fx.time.join();
+    FencingMemoryStore store = new FencingMemoryStore();
+    FaultyLeaseStorage aStorage = new FaultyLeaseStorage(new FileLeaseFile(fx.lease), fx.time);
+    Contender a = Contender.start(fx.time, "a", fx.coordinator(aStorage, "a", Optional.of(store)));
+    fx.time.awaitCondition(a::isLeading, Duration.ofMinutes(1), STEP);
+    List<Contender> standbys = new ArrayList<>();
+    for (String name : List.of("b", "c", "d")) {
+      standbys.add(Contender.start(fx.time, name, fx.coordinator(name, Optional.of(store))));
+      fx.time.sleep(Duration.ofMillis(3_300));
+    }
+
+    aStorage.pauseBeforeNextWrite(Duration.ofSeconds(55));
+    List<Contender> all = new ArrayList<>(standbys);
+    all.add(a);
+    List<String> overlaps = new ArrayList<>();
+    fx.time.awaitCondition(
+        () -> {
+          if (all.stream().filter(Contender::isLeading).count() > 1) {
+            overlaps.add("two current at " + fx.time.instant());
+          }
+          return false;
+        },
+        Duration.ofMinutes(3),
+        STEP);
+
+    assertThat(overlaps).isEmpty();
+    fx.time.leave();
+    for (Contender c : all) {
+      c.stop();
+    }
+  }
 }
