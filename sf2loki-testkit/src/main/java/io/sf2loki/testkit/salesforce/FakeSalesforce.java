@@ -108,6 +108,11 @@ public final class FakeSalesforce implements AutoCloseable {
     return Optional.ofNullable(files.get(id));
   }
 
+  /** Every file visible now on the fake's clock, by (CreatedDate, Id). */
+  public List<LogFileSpec> logFiles() {
+    return visibleFiles();
+  }
+
   /** The generator of {@code spec}'s body, to recompute expected rows. */
   public LogFileCsv csv(LogFileSpec spec) {
     return new LogFileCsv(spec, settings.orgId);
