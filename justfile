@@ -21,3 +21,7 @@ clean:
 # Regenerate the committed configuration reference from the modules' reference.conf.
 docs: build
     java -jar sf2loki-cli/target/sf2loki-cli.jar config reference > docs/configuration.md
+
+# Run the daemon against the local simulator (fake Salesforce + fake Loki) and show what arrived.
+demo:
+    bash scripts/demo.sh

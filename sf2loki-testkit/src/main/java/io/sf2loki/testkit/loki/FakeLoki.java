@@ -105,6 +105,13 @@ public final class FakeLoki implements AutoCloseable {
     }
   }
 
+  /** Pushes still to be hit by a queued fault (a fault's remaining count included). */
+  public int pendingFaults() {
+    synchronized (faults) {
+      return faults.stream().mapToInt(Fault::count).sum();
+    }
+  }
+
   /** Adds a standing rule that rejects chosen entries (until {@link #clearFaults()}). */
   public void rejectEntries(EntryRejection rejection) {
     rejections.add(rejection);

@@ -31,7 +31,9 @@ final class Activity {
   private void produce(List<String> types, long rows) {
     Instant now = fake.serverNow();
     for (String type : types) {
-      fake.addLogFile(type, "Hourly", now.truncatedTo(ChronoUnit.HOURS), now, rows);
+      // The previous full hour: rows spread over it are all in the past, like a real Hourly file.
+      Instant hour = now.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+      fake.addLogFile(type, "Hourly", hour, now, rows);
     }
   }
 

@@ -56,7 +56,8 @@ public final class FakeSalesforce implements AutoCloseable {
 
   private FakeSalesforce(Builder b) throws IOException {
     this.settings = b;
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    this.server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 0);
     this.executor = Executors.newCachedThreadPool();
     server.setExecutor(executor);
     this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
@@ -89,13 +90,17 @@ public final class FakeSalesforce implements AutoCloseable {
     files.put(spec.id(), spec);
   }
 
-  /** Adds a file with a generated id and a seed derived from it. */
+  /**
+   * Adds a file with a generated id and a seed derived from it and the builder's {@link
+   * Builder#seed(long) seed}.
+   */
   public LogFileSpec addLogFile(
       String eventType, String interval, Instant logDate, Instant createdDate, long rows) {
     long n = idCounter.incrementAndGet();
     String id = String.format("0ATD0000%07dAAA", n);
+    long seed = n + settings.seed * 1_000_003L;
     LogFileSpec spec =
-        new LogFileSpec(id, eventType, interval, logDate, createdDate, 1, rows, n, true);
+        new LogFileSpec(id, eventType, interval, logDate, createdDate, 1, rows, seed, true);
     addLogFile(spec);
     return spec;
   }
@@ -103,6 +108,11 @@ public final class FakeSalesforce implements AutoCloseable {
   /** The current record of file {@code id}. */
   public Optional<LogFileSpec> logFile(String id) {
     return Optional.ofNullable(files.get(id));
+  }
+
+  /** Every file visible now on the fake's clock, by (CreatedDate, Id). */
+  public List<LogFileSpec> logFiles() {
+    return visibleFiles();
   }
 
   /** The generator of {@code spec}'s body, to recompute expected rows. */
@@ -125,8 +135,9 @@ public final class FakeSalesforce implements AutoCloseable {
   }
 
   /**
-   * Starts producing one new file per event type every {@code period}, with {@code rows} rows,
-   * created "now" on the fake's clock, until {@link #close()}.
+   * Starts producing one new Hourly file per event type every {@code period}, with {@code rows}
+   * rows, created "now" on the fake's clock and covering the previous full hour (so every row lies
+   * in the past, as in a real org), until {@link #close()}.
    */
   public void startActivity(Duration period, List<String> eventTypes, long rows) {
     activity.start(period, eventTypes, rows);
@@ -268,8 +279,25 @@ public final class FakeSalesforce implements AutoCloseable {
     private String apiVersion = "60.0";
     private int queryBatchSize = 2000;
     private Clock clock = Clock.systemUTC();
+    private int port;
+    private long seed;
 
     private Builder() {}
+
+    /** The loopback port to listen on; 0 (the default) picks an ephemeral one. */
+    public Builder port(int v) {
+      if (v < 0 || v > 65_535) {
+        throw new IllegalArgumentException("port must be 0..65535: " + v);
+      }
+      this.port = v;
+      return this;
+    }
+
+    /** Varies the generated file contents; the same seed regenerates the same rows. */
+    public Builder seed(long v) {
+      this.seed = v;
+      return this;
+    }
 
     public Builder clientId(String v) {
       this.clientId = Objects.requireNonNull(v);

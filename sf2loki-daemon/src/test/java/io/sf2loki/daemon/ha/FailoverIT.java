@@ -1,0 +1,128 @@
+package io.sf2loki.daemon.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sf2loki.testkit.salesforce.LogFileSpec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two daemons on one file lease and one file store: failover after a crash and after SIGTERM. */
+class FailoverIT {
+
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  @TempDir Path dir;
+  private HaCluster cluster;
+
+  @BeforeEach
+  void start() throws Exception {
+    cluster = HaCluster.start(dir);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    System.out.println(cluster.logs()); // kept in the surefire output for diagnosis
+    cluster.close();
+  }
+
+  /** Starts two daemons and waits until exactly one leads; returns {leader, standby}. */
+  private List<DaemonProcess> pair(Duration ttl, Duration renew) throws Exception {
+    DaemonProcess a = cluster.launch(cluster.node("node-a", ttl, renew));
+    DaemonProcess b = cluster.launch(cluster.node("node-b", ttl, renew));
+    await("one leader, one standby")
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(POLL)
+        .until(
+            () ->
+                a.readyz().ready() && b.readyz().standby()
+                    || b.readyz().ready() && a.readyz().standby());
+    DaemonProcess leader = a.readyz().ready() ? a : b;
+    DaemonProcess standby = leader == a ? b : a;
+    // Exactly one, not just at one instant.
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(3))
+        .pollInterval(POLL)
+        .until(() -> leader.readyz().ready() && standby.readyz().standby());
+    return List.of(leader, standby);
+  }
+
+  @Test
+  void killedLeaderIsReplacedWithinTtlAndEveryGeneratedRowArrives() throws Exception {
+    Duration ttl = Duration.ofSeconds(3);
+    Duration renew = Duration.ofSeconds(1);
+    try (CheckpointMonitor monitor = new CheckpointMonitor(cluster::state)) {
+      List<DaemonProcess> pair = pair(ttl, renew);
+      DaemonProcess leader = pair.get(0);
+      DaemonProcess standby = pair.get(1);
+      await("the leader ships")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> cluster.loki().lines().size() >= 40);
+      long epochBefore = cluster.persistedEpoch().orElseThrow();
+
+      leader.kill9();
+      long killedAt = System.nanoTime();
+      await("the standby takes over within ttl + renew_interval + 2s")
+          .atMost(ttl.plus(renew).plusSeconds(2))
+          .pollInterval(POLL)
+          .until(() -> standby.readyz().ready());
+      System.out.printf(
+          "failover took %d ms after kill -9%n", (System.nanoTime() - killedAt) / 1_000_000);
+
+      // Everything the org produced up to a few seconds after the takeover arrives at least once.
+      Thread.sleep(2000);
+      List<LogFileSpec> produced = cluster.producedFiles();
+      await("every generated row is in Loki")
+          .atMost(Duration.ofSeconds(40))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> cluster.missingRows(produced).isEmpty());
+      assertThat(cluster.persistedEpoch().orElseThrow()).isGreaterThan(epochBefore);
+      assertThat(monitor.samples()).isGreaterThan(10);
+      assertThat(monitor.regressions()).isEmpty();
+      assertThat(standby.isAlive()).isTrue();
+    }
+  }
+
+  @Test
+  void terminatedLeaderReleasesTheLeaseAndExitsZeroAfterItsFinalCommits() throws Exception {
+    // A ttl far above the expected handover: only a released lease explains a quick takeover.
+    Duration ttl = Duration.ofSeconds(20);
+    Duration renew = Duration.ofSeconds(1);
+    try (CheckpointMonitor monitor = new CheckpointMonitor(cluster::state)) {
+      List<DaemonProcess> pair = pair(ttl, renew);
+      DaemonProcess leader = pair.get(0);
+      DaemonProcess standby = pair.get(1);
+      await("the leader ships")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> cluster.loki().lines().size() >= 40);
+
+      System.out.println(java.time.Instant.now() + " SIGTERM to " + leader);
+      leader.sigterm();
+      long terminatedAt = System.nanoTime();
+      await("the standby takes over within a few seconds")
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(POLL)
+          .until(() -> standby.readyz().ready());
+      System.out.printf(
+          "handover took %d ms after SIGTERM%n", (System.nanoTime() - terminatedAt) / 1_000_000);
+      assertThat(leader.awaitExit(Duration.ofSeconds(20))).isZero();
+      assertThat(leader.log())
+          .contains("stop requested; draining")
+          .contains("Stopped[abandonedBatches=0]")
+          .doesNotContain("commit refused")
+          .contains("sf2loki stopped");
+      List<LogFileSpec> produced = cluster.producedFiles();
+      await("every generated row is in Loki")
+          .atMost(Duration.ofSeconds(40))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> cluster.missingRows(produced).isEmpty());
+      assertThat(monitor.regressions()).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,221 @@
+package io.sf2loki.daemon.ha;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.LokiLimits;
+import io.sf2loki.testkit.salesforce.FakeSalesforce;
+import io.sf2loki.testkit.salesforce.LogFileCsv;
+import io.sf2loki.testkit.salesforce.LogFileSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The world the HA tests run in: a fake Salesforce org producing EventLogFiles continuously, a fake
+ * Loki, one directory holding the shared checkpoint file and lease file, and the daemon processes
+ * launched against them.
+ */
+final class HaCluster implements AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A daemon's config file and its HTTP port. */
+  record Node(String name, Path config, int httpPort) {}
+
+  private final Path dir;
+  private final FakeSalesforce salesforce;
+  private final FakeLoki loki;
+  private final List<DaemonProcess> processes = new ArrayList<>();
+  private final Set<String> seenRows = new HashSet<>();
+  private int linesParsed;
+
+  private HaCluster(Path dir, FakeSalesforce salesforce, FakeLoki loki) {
+    this.dir = dir;
+    this.salesforce = salesforce;
+    this.loki = loki;
+  }
+
+  /**
+   * Starts the fakes; the org produces a Login and an API file of 10 rows every second. The shared
+   * files live on tmpfs ({@code /dev/shm}) when there is one, else in {@code fallback}: a claim
+   * that takes longer than the verify pause (100 ms at a 1 s renew interval) is abandoned by
+   * design, and fsync on a busy build machine's disk can take that long.
+   */
+  static HaCluster start(Path fallback) throws IOException {
+    Path shm = Path.of("/dev/shm");
+    Path dir =
+        Files.isDirectory(shm) && Files.isWritable(shm)
+            ? Files.createTempDirectory(shm, "sf2loki-ha-")
+            : fallback;
+    // Generated rows cover the previous hour; a replay right after an hour boundary would be
+    // "too far behind" under Loki's 1h out-of-order window, so widen it: these tests are about
+    // leadership, not Loki's ordering rules.
+    LokiLimits d = LokiLimits.defaults();
+    LokiLimits limits =
+        new LokiLimits(
+            d.maxLineBytes(),
+            d.maxLabelNamesPerSeries(),
+            d.maxLabelNameLength(),
+            d.maxLabelValueLength(),
+            d.maxStructuredMetadataBytes(),
+            d.maxStructuredMetadataEntries(),
+            d.rejectOldSamplesMaxAge(),
+            d.creationGracePeriod(),
+            Duration.ofDays(2),
+            d.maxRequestBytes());
+    FakeLoki loki = FakeLoki.start(0, limits, Clock.systemUTC());
+    FakeSalesforce salesforce =
+        FakeSalesforce.builder().clientId("ha-client").clientSecret("ha-secret").build();
+    salesforce.startActivity(Duration.ofSeconds(1), List.of("Login", "API"), 10);
+    return new HaCluster(dir, salesforce, loki);
+  }
+
+  Path statePath() {
+    return dir.resolve("state.json");
+  }
+
+  Path leasePath() {
+    return dir.resolve("leader.lease");
+  }
+
+  FakeLoki loki() {
+    return loki;
+  }
+
+  /** Writes the config of a file_lease node sharing this cluster's state and lease files. */
+  Node node(String name, Duration ttl, Duration renewInterval) throws IOException {
+    int port = freePort();
+    String hocon =
+        """
+        salesforce { login_url = "%s", auth_mode = client_credentials
+                     client_id = ha-client, client_secret = ha-secret }
+        sources.eventlogfile { enabled = true, event_types = ["*"], poll_interval = 1s
+                               settle_window = 0s, lookback = 3h }
+        sink.loki { url = "%s", batch.flush_interval = 200ms }
+        state.file.path = "%s"
+        coordinate { type = file_lease
+                     file_lease { path = "%s", ttl = %dms, renew_interval = %dms, holder_id = %s } }
+        service { http_host = "127.0.0.1", http_port = %d, shutdown_grace = 5s }
+        """
+            .formatted(
+                salesforce.baseUrl(),
+                loki.baseUri(),
+                statePath(),
+                leasePath(),
+                ttl.toMillis(),
+                renewInterval.toMillis(),
+                name,
+                port);
+    Path config = dir.resolve(name + ".conf");
+    Files.writeString(config, hocon);
+    return new Node(name, config, port);
+  }
+
+  /** Starts a daemon process for {@code node}; it is killed at {@link #close()} at the latest. */
+  DaemonProcess launch(Node node) {
+    DaemonProcess p =
+        DaemonProcess.start(
+            node.name(), node.config(), node.httpPort(), dir.resolve(node.name() + ".log"));
+    processes.add(p);
+    return p;
+  }
+
+  /** The checkpoint document as it is on disk now; empty when absent. */
+  Map<String, String> state() {
+    try {
+      JsonNode doc = JSON.readTree(Files.readString(statePath()));
+      Map<String, String> out = new TreeMap<>();
+      doc.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+      return out;
+    } catch (NoSuchFileException e) {
+      return Map.of();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code __fence_epoch__} of the checkpoint document. */
+  OptionalLong persistedEpoch() {
+    String epoch = state().get("__fence_epoch__");
+    return epoch == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(epoch));
+  }
+
+  /** Every file the org has produced so far. */
+  List<LogFileSpec> producedFiles() {
+    return salesforce.logFiles();
+  }
+
+  /** The rows of {@code files} not (yet) in the fake Loki, as {@code EVENT_TYPE|REQUEST_ID}. */
+  synchronized Set<String> missingRows(List<LogFileSpec> files) throws IOException {
+    List<String> lines = loki.lines();
+    for (; linesParsed < lines.size(); linesParsed++) {
+      JsonNode row = JSON.readTree(lines.get(linesParsed));
+      seenRows.add(row.path("EVENT_TYPE").asText() + "|" + row.path("REQUEST_ID").asText());
+    }
+    Set<String> missing = new LinkedHashSet<>();
+    for (LogFileSpec file : files) {
+      LogFileCsv csv = salesforce.csv(file);
+      for (long i = 0; i < file.rows(); i++) {
+        Map<String, String> row = csv.expectedRow(i);
+        String key = row.get("EVENT_TYPE") + "|" + row.get("REQUEST_ID");
+        if (!seenRows.contains(key)) {
+          missing.add(key);
+        }
+      }
+    }
+    return missing;
+  }
+
+  /** The daemons' logs, for failure messages. */
+  String logs() {
+    StringBuilder out = new StringBuilder();
+    for (DaemonProcess p : processes) {
+      out.append("\n----- ").append(p).append(" -----\n").append(p.log());
+    }
+    return out.toString();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (DaemonProcess p : processes) {
+      p.close();
+    }
+    salesforce.close();
+    loki.close();
+    if (dir.startsWith("/dev/shm")) {
+      try (var files = Files.walk(dir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(HaCluster::deleteQuietly);
+      } catch (IOException e) {
+        // best effort: tmpfs is cleared at reboot
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      // best effort
+    }
+  }
+}
