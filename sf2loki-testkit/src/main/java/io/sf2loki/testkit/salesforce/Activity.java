@@ -8,7 +8,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Synthetic org activity: new Hourly files appear over time while a test or demo runs. */
+/**
+ * Synthetic org activity while a test or demo runs: new Hourly EventLogFiles per type, and new
+ * LoginHistory records for the event-object source.
+ */
 final class Activity {
 
   private final FakeSalesforce fake;
@@ -18,10 +21,14 @@ final class Activity {
     this.fake = fake;
   }
 
+  /** The event object the activity also generates records of. */
+  static final String ACTIVITY_OBJECT = "LoginHistory";
+
   synchronized void start(Duration period, List<String> eventTypes, long rows) {
     if (scheduler != null) {
       throw new IllegalStateException("activity already started");
     }
+    fake.eventObjects().define(ACTIVITY_OBJECT, "LoginTime", false);
     List<String> types = List.copyOf(eventTypes);
     scheduler = Executors.newSingleThreadScheduledExecutor();
     scheduler.scheduleAtFixedRate(
@@ -34,6 +41,21 @@ final class Activity {
       // The previous full hour: rows spread over it are all in the past, like a real Hourly file.
       Instant hour = now.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
       fake.addLogFile(type, "Hourly", hour, now, rows);
+    }
+    // Real-time event objects: a few LoginHistory records per tick, stamped a moment ago.
+    for (long i = 0; i < Math.max(1, rows / 4); i++) {
+      fake.eventObjects()
+          .add(
+              ACTIVITY_OBJECT,
+              now.minusMillis(1000 - i),
+              Instant.MIN,
+              java.util.Map.of(
+                  "UserId",
+                  String.format("005D0000%07dAAA", i % 7),
+                  "Status",
+                  i % 5 == 0 ? "Invalid Password" : "Success",
+                  "LoginType",
+                  "Application"));
     }
   }
 
