@@ -106,6 +106,11 @@ public final class Engine implements AutoCloseable {
               public void status(EngineStatus next) {
                 status.set(next);
               }
+
+              @Override
+              public boolean ending() {
+                return outcome.get() != null || stop.isStopRequested();
+              }
             });
     Thread relay = relayStop(stop);
     try {

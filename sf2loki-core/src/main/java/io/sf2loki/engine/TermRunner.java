@@ -37,6 +37,9 @@ final class TermRunner implements LeadershipListener {
 
     /** The engine's status changed. */
     void status(EngineStatus status);
+
+    /** True once the engine itself is ending (stop requested, finished or failed). */
+    boolean ending();
   }
 
   private final CheckpointStore store;
@@ -141,6 +144,10 @@ final class TermRunner implements LeadershipListener {
       }
     }
     store.reset();
+    if (control.ending()) {
+      LOG.info("leadership of epoch {} ended; shutting down", term.epoch());
+      return;
+    }
     control.status(new EngineStatus.Standby());
     LOG.info("leadership of epoch {} ended — standing by", term.epoch());
   }
