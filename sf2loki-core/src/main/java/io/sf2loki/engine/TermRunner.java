@@ -145,6 +145,7 @@ final class TermRunner implements LeadershipListener {
     }
     store.reset();
     if (control.ending()) {
+      control.status(new EngineStatus.Stopping());
       LOG.info("leadership of epoch {} ended; shutting down", term.epoch());
       return;
     }
