@@ -6,6 +6,7 @@ import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.PemKeys;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.shape.Shaper;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -68,8 +69,14 @@ public final class EventLogFileSourceProvider implements SourceProvider {
     ElfMetrics metrics = new ElfMetrics(env.metrics());
     Escalation escalation = new Escalation();
     ElfCursors cursors = new ElfCursors(config.lookback(), serverClock, metrics);
-    ElfEntries entries =
-        new ElfEntries(env.deploymentLabels(), config.timestampColumn(), env.clock(), metrics);
+    Shaper shaper =
+        new Shaper(
+            ElfMetrics.SOURCE,
+            config.shaping(),
+            env.deploymentLabels(),
+            env.clock(),
+            env.metrics());
+    ElfEntries entries = new ElfEntries(shaper, config.timestampColumn());
     ElfTypeCycle cycle =
         new ElfTypeCycle(config, rest, serverClock, cursors, entries, metrics, escalation);
     return new EventLogFileSource(
