@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -310,6 +311,48 @@ public final class ConfigReader {
         problems.add(
             new ConfigProblem(
                 element, element + " must be an object, not " + describe(list.get(i).valueType())));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Like {@link #objectList(String)}, but an element may also be a bare string, read as the object
+   * {@code {shorthandKey = element}} (so {@code ["Login", {name = API, sample = 0.5}]} is a list of
+   * two objects with a {@code name}). A single comma-separated string (as an environment override
+   * gives) is one shorthand element per item.
+   */
+  public List<ConfigReader> objectList(String key, String shorthandKey) {
+    String p = path(key);
+    if (!root.hasPath(p)) {
+      return List.of();
+    }
+    ConfigValue v = root.getValue(p);
+    List<ConfigValue> elements = new ArrayList<>();
+    if (v.valueType() == ConfigValueType.STRING) {
+      for (String s : stringList(key)) {
+        elements.add(ConfigValueFactory.fromAnyRef(s));
+      }
+    } else if (v instanceof com.typesafe.config.ConfigList list) {
+      elements.addAll(list);
+    } else {
+      problem(key, p + " must be a list of names or objects (got " + raw(key) + ")");
+      return List.of();
+    }
+    List<ConfigReader> out = new ArrayList<>();
+    for (int i = 0; i < elements.size(); i++) {
+      String element = p + "." + i;
+      ConfigValue e = elements.get(i);
+      if (e instanceof ConfigObject obj) {
+        out.add(new ConfigReader(obj.toConfig().atPath(element), element, problems));
+      } else if (e.valueType() == ConfigValueType.STRING) {
+        Config shorthand =
+            ConfigValueFactory.fromMap(Map.of(shorthandKey, e.unwrapped())).toConfig();
+        out.add(new ConfigReader(shorthand.atPath(element), element, problems));
+      } else {
+        problems.add(
+            new ConfigProblem(
+                element, element + " must be a name or an object, not " + describe(e.valueType())));
       }
     }
     return out;

@@ -10,7 +10,7 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
-import io.sf2loki.source.shape.CanonicalJson;
+import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.loki.FakeLoki;

@@ -19,9 +19,14 @@ public final class Soql {
 
   private Soql() {}
 
+  /** True when {@code name} is a valid sObject, field or event type name. */
+  public static boolean isIdentifier(String name) {
+    return name != null && IDENTIFIER.matcher(name).matches();
+  }
+
   /** An sObject, field or event type name: {@code ^[A-Za-z0-9_]+$}. */
   public static String identifier(String name) {
-    if (name == null || !IDENTIFIER.matcher(name).matches()) {
+    if (!isIdentifier(name)) {
       throw new InvalidSoqlValueException("identifier", name);
     }
     return name;

@@ -3,8 +3,8 @@ package io.sf2loki.source.eventlogfile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.salesforce.soql.Soql;
-import io.sf2loki.source.shape.CanonicalJson;
-import io.sf2loki.source.shape.Timestamps;
+import io.sf2loki.shape.CanonicalJson;
+import io.sf2loki.shape.EventTimes;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -98,14 +98,14 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
   }
 
   private static void requireTimestamp(String text) {
-    if (Timestamps.parse(text).isEmpty()) {
+    if (EventTimes.parse(text).isEmpty()) {
       throw new IllegalArgumentException("unparsable timestamp");
     }
   }
 
   /** The watermark as an instant (validated on parse). */
   public Instant watermark() {
-    return Timestamps.parse(lastCreated).orElseThrow();
+    return EventTimes.parse(lastCreated).orElseThrow();
   }
 
   /** True when this exact file version was processed (a legacy bare id matches any date). */
@@ -113,7 +113,7 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
     for (Seen s : seen) {
       if (s.id().equals(id)
           && (s.created().isEmpty()
-              || Timestamps.parse(s.created()).orElseThrow().equals(created))) {
+              || EventTimes.parse(s.created()).orElseThrow().equals(created))) {
         return true;
       }
     }
@@ -122,9 +122,9 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
 
   /** The cursor after processing {@code id} created at {@code createdRaw}. */
   public ElfCheckpoint advance(String id, String createdRaw) {
-    Instant created = Timestamps.parse(createdRaw).orElseThrow();
+    Instant created = EventTimes.parse(createdRaw).orElseThrow();
     String last = created.isAfter(watermark()) ? createdRaw : lastCreated;
-    Instant mark = Timestamps.parse(last).orElseThrow();
+    Instant mark = EventTimes.parse(last).orElseThrow();
     List<Seen> all = new ArrayList<>();
     for (Seen s : seen) {
       if (!s.id().equals(id)) { // a regenerated file replaces its older version
@@ -136,7 +136,7 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
     List<Seen> older = new ArrayList<>();
     for (Seen s : all) {
       Optional<Instant> t =
-          s.created().isEmpty() ? Optional.empty() : Timestamps.parse(s.created());
+          s.created().isEmpty() ? Optional.empty() : EventTimes.parse(s.created());
       (t.isPresent() && t.get().equals(mark) ? atMark : older).add(s);
     }
     List<Seen> kept =

@@ -1,6 +1,6 @@
 package io.sf2loki.source.eventlogfile;
 
-import io.sf2loki.source.shape.Timestamps;
+import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.spi.SourceContext;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -59,6 +59,6 @@ final class ElfCursors {
     }
     // first run: now - lookback on Salesforce's clock, whole seconds, in the ...Z literal form
     return ElfCheckpoint.initial(
-        Timestamps.soqlLiteral(serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS)));
+        Soql.datetimeLiteral(serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS)));
   }
 }

@@ -2,66 +2,56 @@ package io.sf2loki.source.eventlogfile;
 
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
-import io.sf2loki.source.shape.CanonicalJson;
-import io.sf2loki.source.shape.Timestamps;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
+import io.sf2loki.shape.CanonicalJson;
+import io.sf2loki.shape.Shaped;
+import io.sf2loki.shape.Shaper;
+import io.sf2loki.shape.TypeShaping;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Turns CSV rows into Loki entries: the line is the row's canonical JSON, the labels are the
- * deployment labels plus {@code source=eventlogfile} and {@code event_type} (identity wins), the
- * time is {@code timestamp_column}, then {@code TIMESTAMP}, then the file's CreatedDate (a fallback
- * older than 1 h is clamped to now − 5 min to stay inside Loki's out-of-order window).
+ * Turns CSV rows into Loki entries through the shared {@link Shaper}: transforms, sampling by
+ * {@code REQUEST_ID} (else the canonical JSON of the transformed row), promoted labels, structured
+ * metadata and {@code level}, the canonical JSON line. The time is {@code timestamp_column}, then
+ * {@code TIMESTAMP}, then the file's CreatedDate (the shaper's counted, clamped fallback).
  */
 final class ElfEntries {
 
-  private static final Duration CLAMP_AFTER = Duration.ofHours(1);
-  private static final Duration CLAMP_TO = Duration.ofMinutes(5);
+  /** The sampling key column. */
+  static final String REQUEST_ID = "REQUEST_ID";
 
-  private final Map<String, String> deploymentLabels;
-  private final String timestampColumn;
-  private final Clock clock;
-  private final ElfMetrics metrics;
+  private static final Shaper.SampleKey SAMPLE_KEY =
+      (original, transformed) -> {
+        Object id = original.get(REQUEST_ID);
+        return id instanceof String s && !s.isBlank() ? s : CanonicalJson.write(transformed);
+      };
 
-  ElfEntries(
-      Map<String, String> deploymentLabels,
-      String timestampColumn,
-      Clock clock,
-      ElfMetrics metrics) {
-    this.deploymentLabels = Map.copyOf(deploymentLabels);
-    this.timestampColumn = timestampColumn;
-    this.clock = clock;
-    this.metrics = metrics;
+  private final Shaper shaper;
+  private final List<String> timeFields;
+
+  ElfEntries(Shaper shaper, String timestampColumn) {
+    this.shaper = shaper;
+    this.timeFields = List.of(timestampColumn, "TIMESTAMP").stream().distinct().toList();
   }
 
-  Map<String, String> labels(String eventType) {
-    Map<String, String> labels = new HashMap<>(deploymentLabels);
-    labels.put("source", ElfMetrics.SOURCE);
-    labels.put("event_type", eventType);
-    return labels;
-  }
-
-  LogEntry row(
-      Map<String, String> row, Map<String, String> labels, ElfFile file, CheckpointToken token) {
-    Instant t = eventTime(row, file);
-    return LogEntry.of(
-        Timestamps.epochNanos(t), labels, CanonicalJson.write(row), Map.of(), Optional.of(token));
-  }
-
-  private Instant eventTime(Map<String, String> row, ElfFile file) {
-    Optional<Instant> t = Timestamps.parse(row.get(timestampColumn));
-    if (t.isEmpty()) {
-      t = Timestamps.parse(row.get("TIMESTAMP"));
+  /**
+   * The entry of {@code row} carrying {@code token}, or empty when a transform dropped the row or
+   * sampling left it out (both counted by the shaper).
+   */
+  Optional<LogEntry> row(
+      TypeShaping type, Map<String, String> row, ElfFile file, CheckpointToken token) {
+    Shaped shaped =
+        shaper.shape(
+            type,
+            new LinkedHashMap<String, Object>(row),
+            SAMPLE_KEY,
+            timeFields,
+            Optional.of(file.created()));
+    if (shaped instanceof Shaped.Kept kept) {
+      return Optional.of(kept.entry(Optional.of(token)));
     }
-    if (t.isPresent()) {
-      return t.get();
-    }
-    metrics.timestampFallback();
-    Instant now = clock.instant();
-    return file.created().isBefore(now.minus(CLAMP_AFTER)) ? now.minus(CLAMP_TO) : file.created();
+    return Optional.empty();
   }
 }

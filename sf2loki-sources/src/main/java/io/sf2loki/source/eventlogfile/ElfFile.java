@@ -3,7 +3,7 @@ package io.sf2loki.source.eventlogfile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.salesforce.soql.Soql;
-import io.sf2loki.source.shape.Timestamps;
+import io.sf2loki.shape.EventTimes;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -31,7 +31,7 @@ record ElfFile(
   static Optional<ElfFile> of(ObjectNode r, String requestedType, String requestedInterval) {
     String id = r.path("Id").asText("");
     String createdRaw = r.path("CreatedDate").asText("");
-    Optional<Instant> created = Timestamps.parse(createdRaw);
+    Optional<Instant> created = EventTimes.parse(createdRaw);
     if (!Soql.isRecordId(id) || created.isEmpty()) {
       return Optional.empty();
     }

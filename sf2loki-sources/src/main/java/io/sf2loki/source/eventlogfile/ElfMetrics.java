@@ -53,10 +53,6 @@ final class ElfMetrics {
     counter("sf2loki_checkpoint_load_errors", "source", SOURCE).increment();
   }
 
-  void timestampFallback() {
-    counter("sf2loki_timestamp_fallbacks", "source", SOURCE).increment();
-  }
-
   void cycleSeconds(long millis) {
     cycleMillis.set(millis);
   }

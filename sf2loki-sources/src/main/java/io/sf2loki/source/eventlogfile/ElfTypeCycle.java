@@ -9,13 +9,13 @@ import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.salesforce.soql.Condition;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.salesforce.soql.SoqlQuery;
+import io.sf2loki.shape.TypeShaping;
 import io.sf2loki.spi.SourceContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -197,12 +197,16 @@ final class ElfTypeCycle {
     return spool;
   }
 
-  /** False when a stop arrived before the last row. */
+  /**
+   * Emits the shaped rows, each carrying the pre-file checkpoint; a dropped or sampled-out row
+   * emits nothing, since the file-completing checkpoint always follows as its own checkpoint-only
+   * entry ({@link #advance}). False when a stop arrived before the last row.
+   */
   private boolean emitRows(
       String type, ElfFile f, Spool body, SourceContext ctx, ElfCheckpoint before)
       throws IOException, InterruptedException {
     CheckpointToken token = new CheckpointToken(ElfCursors.key(type), before.format());
-    Map<String, String> labels = entries.labels(type);
+    TypeShaping shaping = config.shapingOf(type);
     long rows = 0;
     try (InputStream in = body.open();
         CsvRows csv = new CsvRows(in)) {
@@ -210,8 +214,11 @@ final class ElfTypeCycle {
         if (ctx.stopRequested()) {
           return false;
         }
-        ctx.emit(entries.row(csv.next(), labels, f, token));
-        rows++;
+        Optional<LogEntry> entry = entries.row(shaping, csv.next(), f, token);
+        if (entry.isPresent()) {
+          ctx.emit(entry.get());
+          rows++;
+        }
       }
     } finally {
       metrics.rowsIngested(type, rows);

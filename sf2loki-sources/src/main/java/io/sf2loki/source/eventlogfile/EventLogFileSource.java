@@ -7,6 +7,8 @@ import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.salesforce.soql.Condition;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.salesforce.soql.SoqlQuery;
+import io.sf2loki.shape.Categories;
+import io.sf2loki.shape.CategoryOwnership;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.Ticker;
@@ -27,10 +29,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The EventLogFile source. Each cycle resolves the event types (explicit ones plus, with {@code *},
- * the org's discovered types), runs up to {@code concurrency} types in parallel through {@link
- * ElfTypeCycle}, then waits {@code poll_interval}. A throttle stops the cycle; an authentication
- * failure backs off from 1 s to 30 s and retries; every other failure is contained to its type and
- * retried next cycle. Never stores checkpoints itself: they ride on the entries (invariant 1).
+ * the org's discovered types, minus the categories another source owns), runs up to {@code
+ * concurrency} types in parallel through {@link ElfTypeCycle}, then waits {@code poll_interval}. A
+ * throttle stops the cycle; an authentication failure backs off from 1 s to 30 s and retries; every
+ * other failure is contained to its type and retried next cycle. Never stores checkpoints itself:
+ * they ride on the entries (invariant 1).
  */
 public final class EventLogFileSource implements Source {
 
@@ -44,6 +47,7 @@ public final class EventLogFileSource implements Source {
   private final ElfMetrics metrics;
   private final Ticker ticker;
   private final Escalation escalation;
+  private final CategoryOwnership ownership;
   private final AutoCloseable resources;
 
   EventLogFileSource(
@@ -53,6 +57,7 @@ public final class EventLogFileSource implements Source {
       ElfMetrics metrics,
       Ticker ticker,
       Escalation escalation,
+      CategoryOwnership ownership,
       AutoCloseable resources) {
     this.config = config;
     this.rest = rest;
@@ -60,6 +65,7 @@ public final class EventLogFileSource implements Source {
     this.metrics = metrics;
     this.ticker = ticker;
     this.escalation = escalation;
+    this.ownership = ownership;
     this.resources = resources;
   }
 
@@ -159,7 +165,10 @@ public final class EventLogFileSource implements Source {
     }
   }
 
-  /** Explicit types plus, with {@code *}, the discovered ones; empty when discovery throttled. */
+  /**
+   * Explicit types plus, with {@code *}, the discovered ones whose category no other source owns
+   * ({@link CategoryOwnership}); empty when discovery throttled.
+   */
   Optional<List<String>> resolveTypes() throws AuthException, InterruptedException {
     Set<String> types = new LinkedHashSet<>(config.explicitTypes());
     if (config.discovers()) {
@@ -189,10 +198,13 @@ public final class EventLogFileSource implements Source {
             .build();
     Set<String> found = new TreeSet<>();
     for (String t : rest.query(soql).texts("EventType")) {
-      if (t.matches("[A-Za-z0-9_]+")) {
+      if (!t.matches("[A-Za-z0-9_]+")) {
+        if (!t.isBlank()) {
+          LOG.warn("EventLogFile discovery returned an unusable event type; skipped");
+        }
+      } else if (config.explicitTypes().contains(t)
+          || ownership.mayIngestDiscovered(name(), Categories.ofElfType(t))) {
         found.add(t);
-      } else if (!t.isBlank()) {
-        LOG.warn("EventLogFile discovery returned an unusable event type; skipped");
       }
     }
     return found;

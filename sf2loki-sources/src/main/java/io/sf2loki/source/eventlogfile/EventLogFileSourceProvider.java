@@ -6,17 +6,23 @@ import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.PemKeys;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.shape.Categories;
+import io.sf2loki.shape.CategoryClaims;
+import io.sf2loki.shape.Shaper;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
  * The {@code eventlogfile} source type. {@link #configure} binds {@code sources.eventlogfile} and
  * the shared {@code salesforce} section (checking that a configured private key parses) without any
  * I/O; the factory creates one {@link EventLogFileSource} per leadership run with its own HTTP
- * client and token provider.
+ * client and token provider, and offers {@link CategoryClaims} so the overlap guard sees its
+ * explicit types.
  */
 public final class EventLogFileSourceProvider implements SourceProvider {
 
@@ -44,7 +50,29 @@ public final class EventLogFileSourceProvider implements SourceProvider {
                     "private_key", salesforceSection.path("private_key") + ": " + e.getMessage());
               }
             });
-    return environment -> List.of(create(config, salesforce, environment));
+    return new ElfFactory(config, salesforce);
+  }
+
+  /** The bound configuration; creates the source and claims the explicit types' categories. */
+  record ElfFactory(EventLogFileConfig config, SalesforceConfig salesforce)
+      implements Factory, CategoryClaims {
+
+    @Override
+    public List<Source> create(SourceEnvironment environment) {
+      return List.of(EventLogFileSourceProvider.create(config, salesforce, environment));
+    }
+
+    @Override
+    public Map<String, String> explicitCategories() {
+      Map<String, String> out = new LinkedHashMap<>();
+      config.explicitTypes().forEach(t -> out.put(t, Categories.ofElfType(t)));
+      return out;
+    }
+
+    @Override
+    public boolean discovers() {
+      return config.discovers();
+    }
   }
 
   /** Wires a source for one run; public so library users can skip the config loader. */
@@ -68,11 +96,17 @@ public final class EventLogFileSourceProvider implements SourceProvider {
     ElfMetrics metrics = new ElfMetrics(env.metrics());
     Escalation escalation = new Escalation();
     ElfCursors cursors = new ElfCursors(config.lookback(), serverClock, metrics);
-    ElfEntries entries =
-        new ElfEntries(env.deploymentLabels(), config.timestampColumn(), env.clock(), metrics);
+    Shaper shaper =
+        new Shaper(
+            ElfMetrics.SOURCE,
+            config.shaping(),
+            env.deploymentLabels(),
+            env.clock(),
+            env.metrics());
+    ElfEntries entries = new ElfEntries(shaper, config.timestampColumn());
     ElfTypeCycle cycle =
         new ElfTypeCycle(config, rest, serverClock, cursors, entries, metrics, escalation);
     return new EventLogFileSource(
-        config, rest, cycle, metrics, env.ticker(), escalation, resources);
+        config, rest, cycle, metrics, env.ticker(), escalation, env.categoryOwnership(), resources);
   }
 }

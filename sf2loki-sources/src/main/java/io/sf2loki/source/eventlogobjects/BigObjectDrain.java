@@ -3,6 +3,7 @@ package io.sf2loki.source.eventlogobjects;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.shape.EventTimes;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -109,7 +110,7 @@ final class BigObjectDrain {
         }
         bound = soql.below(oldest, false);
       } else if (added == 0) {
-        return new Stalled(ObjectSoql.literal(oldest), "a full page brought no new row");
+        return new Stalled(Soql.datetimeLiteral(oldest), "a full page brought no new row");
       } else {
         bound = soql.below(oldest, true);
       }
@@ -145,7 +146,8 @@ final class BigObjectDrain {
       if (page.size() < ObjectQueries.PAGE) {
         ranges.pop();
       } else if (!progress) {
-        return Optional.of(new Stalled(ObjectSoql.literal(t), "a full tie page brought no new id"));
+        return Optional.of(
+            new Stalled(Soql.datetimeLiteral(t), "a full tie page brought no new id"));
       }
     }
     return Optional.empty();

@@ -2,6 +2,7 @@ package io.sf2loki.source.eventlogobjects;
 
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Durations;
+import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.shape.ShapingConfig;
 import io.sf2loki.shape.TypeShaping;
 import java.time.Duration;
@@ -100,11 +101,11 @@ public record EventLogObjectsConfig(
       }
     }
     String name = o.requiredString("name");
-    if (!name.isEmpty() && !ObjectSoql.isIdentifier(name)) {
+    if (!name.isEmpty() && !Soql.isIdentifier(name)) {
       o.problem("name", o.path("name") + " ('" + name + "') must match ^[A-Za-z0-9_]+$");
     }
     String tsf = o.optionalString("timestamp_field").orElse(ObjectPresets.timestampField(name));
-    if (!ObjectSoql.isIdentifier(tsf)) {
+    if (!Soql.isIdentifier(tsf)) {
       o.problem(
           "timestamp_field",
           o.path("timestamp_field") + " ('" + tsf + "') must match ^[A-Za-z0-9_]+$");

@@ -2,6 +2,7 @@ package io.sf2loki.source.eventlogobjects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.shape.EventTimes;
 import java.io.IOException;
@@ -40,7 +41,7 @@ public final class ObjectCursor {
 
   /** A fresh cursor at {@code start} (whole seconds, literal form). */
   public static ObjectCursor startingAt(Instant start) {
-    return new ObjectCursor(ObjectSoql.literal(start), start, new LinkedHashMap<>());
+    return new ObjectCursor(Soql.datetimeLiteral(start), start, new LinkedHashMap<>());
   }
 
   /**
@@ -76,7 +77,7 @@ public final class ObjectCursor {
     LinkedHashMap<String, Instant> ids = new LinkedHashMap<>();
     if (list != null) {
       for (JsonNode id : list) {
-        if (!id.isTextual() || !ObjectSoql.isRecordId(id.asText())) {
+        if (!id.isTextual() || !Soql.isRecordId(id.asText())) {
           throw new IllegalArgumentException("ids holds a value that is not a record id");
         }
         ids.put(id.asText(), t); // stored windows do not say which ids are older: keep them all
@@ -114,7 +115,7 @@ public final class ObjectCursor {
     for (String id : ids.keySet()) {
       last = id;
     }
-    return Optional.ofNullable(last).filter(ObjectSoql::isRecordId);
+    return Optional.ofNullable(last).filter(Soql::isRecordId);
   }
 
   /** How many ids the window holds. */

@@ -1,13 +1,18 @@
 package io.sf2loki.source.eventlogobjects;
 
+import io.sf2loki.salesforce.soql.Condition;
+import io.sf2loki.salesforce.soql.Soql;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The exact SOQL shapes of the eventlog_objects catalogue. Every interpolated name was validated at
- * config binding and every id is validated here.
+ * The exact SOQL shapes of the eventlog_objects catalogue. Literals and conditions come from the
+ * shared {@link Soql} and {@link Condition} builders; the statement itself is assembled here
+ * because {@code SELECT FIELDS(ALL)} and the drain's {@code AND ...} fragments are outside {@link
+ * io.sf2loki.salesforce.soql.SoqlQuery}'s shapes. Every interpolated name was validated at config
+ * binding and every id is validated here.
  */
 final class ObjectQueries {
 
@@ -29,27 +34,21 @@ final class ObjectQueries {
 
   /** Ascending page from the cursor: {@code >=} without a known id, keyset with one. */
   String ascending(Instant watermark, Optional<String> lastId) {
-    String lit = ObjectSoql.literal(watermark);
-    String cursor =
+    String lit = Soql.datetimeLiteral(watermark);
+    Condition cursor =
         lastId
             .map(
                 id ->
-                    "("
-                        + tsf
-                        + " > "
-                        + lit
-                        + " OR ("
-                        + tsf
-                        + " = "
-                        + lit
-                        + " AND Id > "
-                        + ObjectSoql.idLiteral(id)
-                        + "))")
-            .orElse(tsf + " >= " + lit);
+                    Condition.anyOf(
+                        Condition.compare(tsf, ">", lit),
+                        Condition.allOf(
+                            Condition.compare(tsf, "=", lit),
+                            Condition.compare("Id", ">", Soql.idLiteral(id)))))
+            .orElse(Condition.atLeast(tsf, lit));
     return "SELECT FIELDS(ALL) FROM "
         + object
         + " WHERE "
-        + cursor
+        + cursor.text()
         + settle()
         + " ORDER BY "
         + tsf
@@ -64,7 +63,7 @@ final class ObjectQueries {
         + " WHERE "
         + tsf
         + " >= "
-        + ObjectSoql.literal(watermark)
+        + Soql.datetimeLiteral(watermark)
         + settle()
         + extra
         + " ORDER BY "
@@ -75,7 +74,7 @@ final class ObjectQueries {
 
   /** {@code AND tsf <= upper} or {@code AND tsf < upper}. */
   String below(Instant upper, boolean inclusive) {
-    return " AND " + tsf + (inclusive ? " <= " : " < ") + ObjectSoql.literal(upper);
+    return " AND " + tsf + (inclusive ? " <= " : " < ") + Soql.datetimeLiteral(upper);
   }
 
   /**
@@ -84,18 +83,18 @@ final class ObjectQueries {
    */
   String tie(Instant t, Optional<String> lo, Optional<String> hi, Collection<String> notIn) {
     StringBuilder s =
-        new StringBuilder(" AND ").append(tsf).append(" = ").append(ObjectSoql.literal(t));
-    lo.ifPresent(id -> s.append(" AND Id >= ").append(ObjectSoql.idLiteral(id)));
-    hi.ifPresent(id -> s.append(" AND Id < ").append(ObjectSoql.idLiteral(id)));
+        new StringBuilder(" AND ").append(tsf).append(" = ").append(Soql.datetimeLiteral(t));
+    lo.ifPresent(id -> s.append(" AND Id >= ").append(Soql.idLiteral(id)));
+    hi.ifPresent(id -> s.append(" AND Id < ").append(Soql.idLiteral(id)));
     if (!notIn.isEmpty()) {
       s.append(" AND Id NOT IN (")
-          .append(notIn.stream().map(ObjectSoql::idLiteral).collect(Collectors.joining(", ")))
+          .append(notIn.stream().map(Soql::idLiteral).collect(Collectors.joining(", ")))
           .append(')');
     }
     return s.toString();
   }
 
   private String settle() {
-    return settleBound.map(b -> " AND " + tsf + " <= " + ObjectSoql.literal(b)).orElse("");
+    return settleBound.map(b -> " AND " + tsf + " <= " + Soql.datetimeLiteral(b)).orElse("");
   }
 }

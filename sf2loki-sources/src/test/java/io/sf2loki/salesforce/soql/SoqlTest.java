@@ -85,4 +85,12 @@ class SoqlTest {
     assertThatThrownBy(() -> Soql.usernameLiteral("a'b"))
         .isInstanceOf(InvalidSoqlValueException.class);
   }
+
+  @Test
+  void isIdentifierAcceptsApiNamesAndRejectsAnythingElse() {
+    assertThat(Soql.isIdentifier("Order_Event__c")).isTrue();
+    assertThat(Soql.isIdentifier("Bad Name")).isFalse();
+    assertThat(Soql.isIdentifier("")).isFalse();
+    assertThat(Soql.isIdentifier(null)).isFalse();
+  }
 }

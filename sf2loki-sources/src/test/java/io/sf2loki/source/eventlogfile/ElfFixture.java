@@ -1,6 +1,8 @@
 package io.sf2loki.source.eventlogfile;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Secret;
 import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
@@ -8,6 +10,7 @@ import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.testing.MutableClock;
+import io.sf2loki.shape.CategoryOwnership;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -25,6 +28,7 @@ final class ElfFixture implements AutoCloseable {
   final FakeSalesforce sf;
   final MutableClock clock = new MutableClock(Instant.now());
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+  CategoryOwnership ownership = CategoryOwnership.unrestricted();
   final CloseableHttpClient http =
       SalesforceHttpClients.create(Duration.ofSeconds(10), Optional.empty());
 
@@ -34,6 +38,18 @@ final class ElfFixture implements AutoCloseable {
 
   ElfFixture(FakeSalesforce sf) {
     this.sf = sf;
+  }
+
+  /** Binds {@code hocon} (over the defaults) as {@code sources.eventlogfile}; it must be valid. */
+  static EventLogFileConfig bind(String hocon) {
+    ConfigReader r =
+        new ConfigLoader(ElfFixture.class.getClassLoader(), Map.of())
+            .loadString(hocon)
+            .reader()
+            .section("sources.eventlogfile");
+    EventLogFileConfig config = EventLogFileConfig.bind(r);
+    r.throwIfInvalid();
+    return config;
   }
 
   static EventLogFileConfig config(List<String> types, int pageSize, Duration settle) {
@@ -72,7 +88,9 @@ final class ElfFixture implements AutoCloseable {
             config.downloadMaxAge(),
             config.timestampColumn(),
             config.spoolMemory(),
-            spoolDir);
+            spoolDir,
+            config.shaping(),
+            config.typeShaping());
     ServerClock serverClock = new ServerClock(clock);
     OAuthTokenProvider tokens =
         new OAuthTokenProvider(
@@ -86,7 +104,7 @@ final class ElfFixture implements AutoCloseable {
             metrics);
     SalesforceRestClient rest = new SalesforceRestClient(http, tokens, "60.0", serverClock);
     SourceEnvironment env =
-        new SourceEnvironment(clock, Ticker.SYSTEM, metrics, Map.of("job", "sf2loki"));
+        new SourceEnvironment(clock, Ticker.SYSTEM, metrics, Map.of("job", "sf2loki"), ownership);
     return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {});
   }
 

@@ -53,6 +53,54 @@ class EventLogFileConfigTest {
   }
 
   @Test
+  void typeEntriesCarryShapingAndDiscoveredTypesInheritTheWildcardSampleRate() {
+    ConfigReader r =
+        section(
+            "sources.eventlogfile { event_types = [Login, {name = API, sample = 0.25, labels ="
+                + " [API_TYPE], structured_metadata_fields = []}, {name = \"*\", sample = 0.5}],"
+                + " structured_metadata_fields = [USER_ID] }");
+    EventLogFileConfig c = EventLogFileConfig.bind(r);
+    assertThat(r.problems()).isEmpty();
+    assertThat(c.explicitTypes()).containsExactly("Login", "API");
+    assertThat(c.discovers()).isTrue();
+    assertThat(c.shaping().metadataFields()).containsExactly("USER_ID");
+    assertThat(c.shapingOf("Login").sampleRate()).isEqualTo(1.0);
+    assertThat(c.shapingOf("API").sampleRate()).isEqualTo(0.25);
+    assertThat(c.shapingOf("API").labels()).containsExactly("API_TYPE");
+    assertThat(c.shapingOf("API").metadataFields()).contains(java.util.List.of());
+    assertThat(c.shapingOf("Report").sampleRate()).isEqualTo(0.5);
+    assertThat(c.shapingOf("Report").eventType()).isEqualTo("Report");
+  }
+
+  @Test
+  void typeEntryMistakesAreReportedWithTheirPaths() {
+    ConfigReader r =
+        section(
+            "sources.eventlogfile { event_types = [{name = Login, sample = 2, colour = red},"
+                + " {name = API, labels = [source]}, {name = \"*\", labels = [USER_TYPE]}, Login] }");
+    EventLogFileConfig.bind(r);
+    assertThat(r.problems())
+        .extracting(ConfigProblem::message)
+        .contains(
+            "sources.eventlogfile.event_types.0.colour is not an event type key (allowed: [labels,"
+                + " name, sample, structured_metadata_fields])",
+            "sources.eventlogfile.event_types.0.sample (2) must be a number greater than 0 and at"
+                + " most 1",
+            "sources.eventlogfile.event_types.1.labels: 'source' is reserved and cannot be"
+                + " promoted",
+            "sources.eventlogfile.event_types.2.labels is not allowed on the * entry; promote"
+                + " labels per explicit type",
+            "sources.eventlogfile.event_types.3.name: event type 'Login' is listed twice");
+  }
+
+  @Test
+  void aCommaSeparatedOverrideListsPlainTypes() {
+    ConfigReader r = section("sources.eventlogfile.event_types = \"Login, API\"");
+    assertThat(EventLogFileConfig.bind(r).explicitTypes()).containsExactly("Login", "API");
+    assertThat(r.problems()).isEmpty();
+  }
+
+  @Test
   void providerReportsAnUnparsablePrivateKey() {
     ConfigReader root =
         new ConfigLoader(EventLogFileConfigTest.class.getClassLoader(), Map.of())

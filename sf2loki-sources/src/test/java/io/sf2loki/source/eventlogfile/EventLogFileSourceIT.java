@@ -3,7 +3,7 @@ package io.sf2loki.source.eventlogfile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.model.LogEntry;
-import io.sf2loki.source.shape.CanonicalJson;
+import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.io.IOException;
