@@ -99,10 +99,13 @@ class PipelineCommitTest {
 
     runToEnd(fast(List.of(elf(5)), sink, store, term));
 
-    assertThat(sink.attempts()).hasSize(4);
-    assertThat(sink.attempts()).allMatch(b -> b == sink.attempts().get(0));
+    // On a loaded machine the flush interval may split the five entries into two batches; the
+    // behaviour under test is that the failing batch is retried as the same batch, then delivered.
+    assertThat(sink.attempts()).hasSizeGreaterThanOrEqualTo(4);
+    assertThat(sink.attempts().subList(0, 4)).allMatch(b -> b == sink.attempts().get(0));
     assertThat(registry.counter("sf2loki_loki_push", "outcome", "retried").count()).isEqualTo(3);
-    assertThat(registry.counter("sf2loki_loki_push", "outcome", "success").count()).isEqualTo(1);
+    assertThat(registry.counter("sf2loki_loki_push", "outcome", "success").count())
+        .isEqualTo(sink.attempts().size() - 3.0);
     assertThat(store.loadAll()).containsEntry("elf:Login", "4");
   }
 
