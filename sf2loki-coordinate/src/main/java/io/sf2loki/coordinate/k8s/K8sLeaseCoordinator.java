@@ -115,8 +115,16 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
                   .execute();
       cached = written;
       lastGoodNanos = start;
-      return Optional.of(
-          new LeaseTerm(identity, epoch, ticker, start + config.leaseDuration().toNanos()));
+      LeaseTerm term =
+          new LeaseTerm(identity, epoch, ticker, start + config.leaseDuration().toNanos());
+      if (term.hasLapsed()) {
+        // The write stalled past lease_duration (GC pause, hung connection): a term that is dead
+        // at birth would only fence the engine's first commit. The Lease stays ours, so standbys
+        // (and we) wait one duration on its new resourceVersion before anyone claims it.
+        LOG.warn("claim of lease {} landed after lease_duration; abandoning it", location());
+        return Optional.empty();
+      }
+      return Optional.of(term);
     } catch (ApiException e) {
       if (e.getCode() == 409) {
         LOG.info(
