@@ -45,7 +45,7 @@ public final class CanonicalJson {
     if (value == null) {
       out.append("null");
     } else if (value instanceof CharSequence s) {
-      string(out, s);
+      appendQuoted(out, s);
     } else if (value instanceof Boolean b) {
       out.append(b.booleanValue());
     } else if (value instanceof Map<?, ?> m) {
@@ -53,11 +53,11 @@ public final class CanonicalJson {
     } else if (value instanceof Collection<?> c) {
       array(out, c);
     } else if (value instanceof byte[] bytes) {
-      string(out, Base64.getEncoder().encodeToString(bytes));
+      appendQuoted(out, Base64.getEncoder().encodeToString(bytes));
     } else if (value instanceof Number n) {
       number(out, n);
     } else {
-      string(out, value.toString());
+      appendQuoted(out, value.toString());
     }
   }
 
@@ -72,7 +72,7 @@ public final class CanonicalJson {
       if (i > 0) {
         out.append(", ");
       }
-      string(out, entries.get(i).getKey());
+      appendQuoted(out, entries.get(i).getKey());
       out.append(": ");
       append(out, unboxed(entries.get(i).getValue()));
     }
@@ -109,7 +109,7 @@ public final class CanonicalJson {
       if (Double.isFinite(d)) {
         out.append(formatDouble(d));
       } else {
-        string(out, Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+        appendQuoted(out, Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
       }
     } else if (n instanceof BigDecimal bd) {
       out.append(bd.toString());
@@ -164,7 +164,12 @@ public final class CanonicalJson {
     return Integer.compare(a.length() - i, b.length() - j);
   }
 
-  private static void string(StringBuilder out, CharSequence s) {
+  /**
+   * Appends {@code s} as a JSON string the way Python's {@code json.dumps} does by default
+   * (non-ASCII and control characters as lowercase {@code \\uXXXX}); shared with the checkpoint
+   * document writer so both stay byte-compatible with the Python sf2loki.
+   */
+  public static void appendQuoted(StringBuilder out, CharSequence s) {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.CorruptStateException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -111,36 +112,12 @@ public final class StateDocument {
         out.append(", ");
       }
       first = false;
-      quote(out, e.getKey());
+      CanonicalJson.appendQuoted(out, e.getKey());
       out.append(": ");
-      quote(out, e.getValue());
+      CanonicalJson.appendQuoted(out, e.getValue());
     }
     out.append('}');
     return out.toString().getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static void quote(StringBuilder out, String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        default -> {
-          if (c < 0x20 || c > 0x7e) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
   }
 
   private static CorruptStateException corrupt(String location, String why, String recovery) {
