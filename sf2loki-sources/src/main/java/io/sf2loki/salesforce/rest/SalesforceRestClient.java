@@ -3,6 +3,8 @@ package io.sf2loki.salesforce.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.salesforce.auth.AccessToken;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.auth.TokenProvider;
@@ -44,6 +46,7 @@ public final class SalesforceRestClient {
   private final TokenProvider tokens;
   private final String apiVersion;
   private final Consumer<Instant> dateObserver;
+  private final MeterRegistry metrics;
 
   /**
    * @param apiVersion e.g. {@code 60.0}
@@ -54,10 +57,29 @@ public final class SalesforceRestClient {
       TokenProvider tokens,
       String apiVersion,
       Consumer<Instant> dateObserver) {
+    this(http, tokens, apiVersion, dateObserver, new SimpleMeterRegistry());
+  }
+
+  /**
+   * @param apiVersion e.g. {@code 60.0}
+   * @param dateObserver receives the server's {@code Date} of every response that has one
+   * @param metrics counts every call in {@code sf2loki_salesforce_api_calls{outcome}}
+   */
+  public SalesforceRestClient(
+      CloseableHttpClient http,
+      TokenProvider tokens,
+      String apiVersion,
+      Consumer<Instant> dateObserver,
+      MeterRegistry metrics) {
     this.http = Objects.requireNonNull(http, "http");
     this.tokens = Objects.requireNonNull(tokens, "tokens");
     this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
     this.dateObserver = Objects.requireNonNull(dateObserver, "dateObserver");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  private void countCall(String outcome) {
+    metrics.counter("sf2loki_salesforce_api_calls", "outcome", outcome).increment();
   }
 
   /** Reads a streamed 2xx body; an {@link IOException} means the transport broke. */
@@ -178,8 +200,11 @@ public final class SalesforceRestClient {
     get.setHeader("Authorization", token.bearerHeader());
     get.setHeader("Accept", "application/json");
     try {
-      return http.execute(get, response -> handle(response, reader));
+      Outcome<T> outcome = http.execute(get, response -> handle(response, reader));
+      countCall(outcome.status() / 100 + "xx");
+      return outcome;
     } catch (IOException e) {
+      countCall("transport");
       if (Thread.currentThread().isInterrupted()) {
         throw new InterruptedException(what + " interrupted");
       }

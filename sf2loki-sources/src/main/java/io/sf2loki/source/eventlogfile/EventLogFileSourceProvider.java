@@ -83,7 +83,7 @@ public final class EventLogFileSourceProvider implements SourceProvider {
         OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
     ServerClock serverClock = new ServerClock(env.clock());
     SalesforceRestClient rest =
-        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock);
+        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
     return create(config, rest, serverClock, env, http);
   }
 

@@ -35,6 +35,7 @@ class SalesforceRestClientIT {
   private final CloseableHttpClient http =
       SalesforceHttpClients.create(Duration.ofMillis(1500), Optional.empty());
   private final List<Instant> dates = new CopyOnWriteArrayList<>();
+  private final SimpleMeterRegistry calls = new SimpleMeterRegistry();
   private final SalesforceRestClient client =
       new SalesforceRestClient(
           http,
@@ -48,7 +49,8 @@ class SalesforceRestClientIT {
               d -> {},
               new SimpleMeterRegistry()),
           "60.0",
-          dates::add);
+          dates::add,
+          calls);
 
   @AfterEach
   void close() throws Exception {
@@ -196,5 +198,13 @@ class SalesforceRestClientIT {
   void errorBodyDetectionFallsBackToASubstring() {
     assertThat(SalesforceRestClient.isRequestLimitExceeded("oops REQUEST_LIMIT_EXCEEDED")).isTrue();
     assertThat(SalesforceRestClient.isRequestLimitExceeded("[{\"errorCode\":\"X\"}]")).isFalse();
+  }
+
+  @Test
+  void everyCallIsCountedByOutcome() throws Exception {
+    files(3);
+    client.query(LISTING);
+    assertThat(calls.counter("sf2loki_salesforce_api_calls", "outcome", "2xx").count())
+        .isEqualTo(2.0); // two pages of two records
   }
 }
