@@ -33,6 +33,7 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
   private static final int PAIR_VALUE = 2;
   private static final int TS_SECONDS = 1;
   private static final int TS_NANOS = 2;
+  private static final byte[] NO_BYTES = new byte[0];
 
   @Override
   public EncodedBody encode(List<LokiStream> streams) throws IOException {
@@ -56,15 +57,17 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
     final byte[] labels;
     final List<LogEntry> entries;
     final byte[][] lines;
+    final byte[][] metadata;
     final int[] entrySizes;
     final int[] timestampSizes;
     final int size;
 
-    Sized(LokiStream stream) {
+    Sized(LokiStream stream) throws IOException {
       labels = utf8(LokiStream.selector(stream.labels()));
       entries = stream.entries();
       int n = entries.size();
       lines = new byte[n][];
+      metadata = new byte[n][];
       entrySizes = new int[n];
       timestampSizes = new int[n];
       int total = bytesField(STREAM_LABELS, labels);
@@ -72,13 +75,12 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
         LogEntry e = entries.get(i);
         lines[i] = utf8(e.line());
         timestampSizes[i] = timestampSize(e.timestampNanos());
-        int entry =
-            delimited(ENTRY_TIMESTAMP, timestampSizes[i]) + bytesField(ENTRY_LINE, lines[i]);
-        for (Map.Entry<String, String> m : e.metadata().entrySet()) {
-          entry += delimited(ENTRY_METADATA, pairSize(m.getKey(), m.getValue()));
-        }
-        entrySizes[i] = entry;
-        total += delimited(STREAM_ENTRIES, entry);
+        metadata[i] = metadata(e.metadata());
+        entrySizes[i] =
+            delimited(ENTRY_TIMESTAMP, timestampSizes[i])
+                + bytesField(ENTRY_LINE, lines[i])
+                + metadata[i].length;
+        total += delimited(STREAM_ENTRIES, entrySizes[i]);
       }
       size = total;
     }
@@ -100,17 +102,39 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
           out.writeInt32(TS_NANOS, fraction);
         }
         writeBytes(out, ENTRY_LINE, lines[i]);
-        for (Map.Entry<String, String> m : e.metadata().entrySet()) { // sorted by name
-          header(out, ENTRY_METADATA, pairSize(m.getKey(), m.getValue()));
-          if (!m.getKey().isEmpty()) {
-            out.writeString(PAIR_NAME, m.getKey());
-          }
-          if (!m.getValue().isEmpty()) {
-            out.writeString(PAIR_VALUE, m.getValue());
-          }
-        }
+        out.writeRawBytes(metadata[i]);
       }
     }
+  }
+
+  /**
+   * The entry's structured-metadata fields, serialised (pairs sorted by name, as LogEntry keeps).
+   */
+  private static byte[] metadata(Map<String, String> metadata) throws IOException {
+    if (metadata.isEmpty()) {
+      return NO_BYTES;
+    }
+    int[] sizes = new int[metadata.size()];
+    int total = 0;
+    int i = 0;
+    for (Map.Entry<String, String> m : metadata.entrySet()) {
+      sizes[i] = pairSize(m.getKey(), m.getValue());
+      total += delimited(ENTRY_METADATA, sizes[i++]);
+    }
+    byte[] bytes = new byte[total];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    i = 0;
+    for (Map.Entry<String, String> m : metadata.entrySet()) {
+      header(out, ENTRY_METADATA, sizes[i++]);
+      if (!m.getKey().isEmpty()) {
+        out.writeString(PAIR_NAME, m.getKey());
+      }
+      if (!m.getValue().isEmpty()) {
+        out.writeString(PAIR_VALUE, m.getValue());
+      }
+    }
+    out.checkNoSpaceLeft();
+    return bytes;
   }
 
   private static byte[] utf8(String s) {
