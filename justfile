@@ -37,3 +37,7 @@ bench-e2e *ARGS:
 # (docs/performance.md). The argument is the row count (2,520,000 rows ≈ 500 MB).
 bench-elf ROWS="2520000":
     {{mvn}} -q -pl sf2loki-sources -am -Pbench-elf -Dbench.args={{ROWS}} process-test-classes
+
+# The same encode operations timed by thread CPU time (robust on a loaded machine); argument = rounds.
+bench-cpu ROUNDS="5":
+    {{mvn}} -q -pl sf2loki-core -am -Pbench -Dbench.main=io.sf2loki.loki.EncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes

@@ -5,6 +5,7 @@ import com.google.protobuf.WireFormat;
 import io.sf2loki.model.LogEntry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +36,8 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
   private static final int TS_NANOS = 2;
   private static final byte[] NO_BYTES = new byte[0];
 
+  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
   @Override
   public EncodedBody encode(List<LokiStream> streams) throws IOException {
     Sized[] sized = new Sized[streams.size()];
@@ -43,13 +46,42 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
       sized[i] = new Sized(streams.get(i));
       total += delimited(REQUEST_STREAMS, sized[i].size);
     }
-    byte[] raw = new byte[total];
-    CodedOutputStream out = CodedOutputStream.newInstance(raw);
+    Scratch scratch = this.scratch.get();
+    byte[] raw = scratch.raw(total);
+    CodedOutputStream out = CodedOutputStream.newInstance(raw, 0, total);
     for (Sized s : sized) {
       s.writeTo(out);
     }
     out.checkNoSpaceLeft();
-    return new EncodedBody(Snappy.compress(raw), "application/x-protobuf", Optional.of("snappy"));
+    byte[] compressed = scratch.compressed(Snappy.maxCompressedLength(total));
+    int length = Snappy.compress(raw, 0, total, compressed, 0);
+    return new EncodedBody(
+        Arrays.copyOf(compressed, length), "application/x-protobuf", Optional.of("snappy"));
+  }
+
+  /**
+   * Per-thread buffers for the uncompressed message and the snappy output, reused across pushes: a
+   * 1 MiB batch otherwise allocates two arrays above G1's humongous threshold per push, and each
+   * such allocation can start a collection. Grown on demand, never shrunk; each lane thread keeps
+   * about twice its largest body (counted in the {@code 64 MiB} of the heap bound).
+   */
+  private static final class Scratch {
+    private byte[] raw = new byte[0];
+    private byte[] compressed = new byte[0];
+
+    byte[] raw(int size) {
+      if (raw.length < size) {
+        raw = new byte[size];
+      }
+      return raw;
+    }
+
+    byte[] compressed(int size) {
+      if (compressed.length < size) {
+        compressed = new byte[size];
+      }
+      return compressed;
+    }
   }
 
   /** A stream with its encoded strings and the sizes of every nested message, computed once. */
