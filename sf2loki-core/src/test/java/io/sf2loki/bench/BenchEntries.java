@@ -65,8 +65,19 @@ public final class BenchEntries {
   private final String[] lines = new String[POOL];
   private final List<Map<String, String>> metadata = new ArrayList<>(POOL);
 
-  /** Entries over one stream per event type. */
+  private final boolean freshLines;
+
+  /** Entries over one stream per event type, lines shared from the pool. */
   public BenchEntries() {
+    this(false);
+  }
+
+  /**
+   * @param freshLines give every entry its own copy of its line, as a real source does (heap
+   *     experiments: the queue's byte budget then matches what the heap really holds)
+   */
+  public BenchEntries(boolean freshLines) {
+    this.freshLines = freshLines;
     for (String type : TYPES) {
       labels.add(Map.of("job", "sf2loki", "source", "eventlogfile", "event_type", type));
     }
@@ -86,7 +97,7 @@ public final class BenchEntries {
     return LogEntry.of(
         T0 + i * 1000,
         labels.get(stream),
-        lines[slot],
+        freshLines ? new String(lines[slot].toCharArray()) : lines[slot],
         metadata.get(slot),
         Optional.of(new CheckpointToken("bench/" + TYPES[stream], Long.toString(i))));
   }

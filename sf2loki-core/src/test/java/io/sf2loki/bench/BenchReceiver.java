@@ -47,11 +47,13 @@ abstract class BenchReceiver implements AutoCloseable {
   static BenchReceiver start(String kind) throws IOException, InterruptedException {
     return switch (kind) {
       case "fake" -> new InProcessFake(FakeLoki.start());
-      case "fake-process" -> ChildFake.start();
-      case "decode" -> new Lean(true);
-      case "null" -> new Lean(false);
+      case "fake-process" -> ChildFake.start(FakeLoki.class.getName());
+      case "decode-process" -> ChildFake.start(BenchReceiver.class.getName());
+      case "decode" -> new Lean(true, 0);
+      case "null" -> new Lean(false, 0);
       default ->
-          throw new IllegalArgumentException("receiver must be fake|fake-process|decode|null");
+          throw new IllegalArgumentException(
+              "receiver must be fake|fake-process|decode|decode-process|null");
     };
   }
 
@@ -78,7 +80,13 @@ abstract class BenchReceiver implements AutoCloseable {
     }
   }
 
-  /** {@code FakeLoki.main} in a child JVM on the same class path. */
+  /** The decoding receiver alone, in its own JVM: {@code BenchReceiver <port>}. */
+  public static void main(String[] args) throws IOException {
+    Lean lean = new Lean(true, Integer.parseInt(args[0]));
+    System.out.println("decoding receiver listening on " + lean.baseUri());
+  }
+
+  /** {@code FakeLoki.main} (or the decoding receiver's main) in a child JVM on our class path. */
   private static final class ChildFake extends BenchReceiver {
     private final Process process;
     private final URI base;
@@ -88,7 +96,7 @@ abstract class BenchReceiver implements AutoCloseable {
       this.base = base;
     }
 
-    static ChildFake start() throws IOException {
+    static ChildFake start(String mainClass) throws IOException {
       int port;
       try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
         port = s.getLocalPort();
@@ -100,7 +108,7 @@ abstract class BenchReceiver implements AutoCloseable {
                   "-Xmx" + System.getProperty("bench.fakeLokiHeap", "6g"),
                   "-cp",
                   System.getProperty("java.class.path"),
-                  FakeLoki.class.getName(),
+                  mainClass,
                   Integer.toString(port))
               .redirectErrorStream(true)
               .start();
@@ -153,12 +161,22 @@ abstract class BenchReceiver implements AutoCloseable {
     private final AtomicLong entries = new AtomicLong();
     private final boolean decode;
 
-    Lean(boolean decode) throws IOException {
+    Lean(boolean decode, int port) throws IOException {
       this.decode = decode;
       System.setProperty("sun.net.httpserver.nodelay", "true");
-      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
       server.setExecutor(executor);
       server.createContext(FakeLoki.PUSH_PATH, this::handle);
+      server.createContext(
+          "/testkit/stats",
+          ex -> {
+            try (ex) {
+              byte[] body =
+                  ("{\"entries\": " + entries.get() + "}").getBytes(StandardCharsets.UTF_8);
+              ex.sendResponseHeaders(200, body.length);
+              ex.getResponseBody().write(body);
+            }
+          });
       server.start();
     }
 

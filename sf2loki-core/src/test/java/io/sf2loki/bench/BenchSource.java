@@ -10,9 +10,10 @@ final class BenchSource implements Source {
   private final Lane lane;
   private final long first;
   private final long count;
-  private final BenchEntries entries = new BenchEntries();
+  private final BenchEntries entries;
 
-  BenchSource(String name, Lane lane, long first, long count) {
+  BenchSource(String name, Lane lane, long first, long count, boolean freshLines) {
+    this.entries = new BenchEntries(freshLines);
     this.name = name;
     this.lane = lane;
     this.first = first;

@@ -31,6 +31,7 @@ import java.util.Map;
  *   <li>{@code queue_maxsize=10000}, {@code queue_max_bytes=268435456}, {@code max_entries=1000},
  *       {@code max_bytes=1048576} the {@code sink.loki.batch} knobs
  *   <li>{@code encoding=protobuf} or {@code json} / {@code json-gzip}
+ *   <li>{@code unique_lines=false} true gives every entry its own line copy (heap experiments)
  *   <li>{@code warmup=200000} entries pushed first through a separate pipeline (JIT warm-up)
  * </ul>
  *
@@ -50,6 +51,7 @@ public final class EndToEndBenchmark {
     long entries = Long.parseLong(o.getOrDefault("entries", "1000000"));
     long warmup = Long.parseLong(o.getOrDefault("warmup", "200000"));
     int lanes = Integer.parseInt(o.getOrDefault("lanes", "1"));
+    boolean fresh = Boolean.parseBoolean(o.getOrDefault("unique_lines", "false"));
     BatchConfig batch =
         new BatchConfig(
             Integer.parseInt(o.getOrDefault("max_entries", "1000")),
@@ -65,14 +67,14 @@ public final class EndToEndBenchmark {
       }
       try (LokiSink sink = LokiSink.builder(config.build(), new SimpleMeterRegistry()).build()) {
         if (warmup > 0) {
-          run(sink, batch, lanes, 1_000_000_000L, warmup);
+          run(sink, batch, lanes, 1_000_000_000L, warmup, fresh);
           System.gc();
         }
         long firstAccepted = receiver.entries();
         Duration childCpuBefore = receiver.childCpu();
         RunMonitor monitor = new RunMonitor();
         long start = System.nanoTime();
-        PipelineOutcome outcome = run(sink, batch, lanes, 0, entries);
+        PipelineOutcome outcome = run(sink, batch, lanes, 0, entries, fresh);
         double secs = (System.nanoTime() - start) / 1e9;
         monitor.close();
         report(o, entries, secs, outcome, monitor, receiver, firstAccepted, childCpuBefore, batch);
@@ -81,15 +83,19 @@ public final class EndToEndBenchmark {
   }
 
   private static PipelineOutcome run(
-      LokiSink sink, BatchConfig batch, int lanes, long first, long entries)
+      LokiSink sink, BatchConfig batch, int lanes, long first, long entries, boolean fresh)
       throws InterruptedException {
     List<Source> sources = new ArrayList<>();
     long perSource = entries / lanes;
-    sources.add(new BenchSource("bench-bulk", Source.Lane.BULK, first, perSource));
+    sources.add(new BenchSource("bench-bulk", Source.Lane.BULK, first, perSource, fresh));
     if (lanes > 1) {
       sources.add(
           new BenchSource(
-              "bench-streaming", Source.Lane.STREAMING, first + perSource, entries - perSource));
+              "bench-streaming",
+              Source.Lane.STREAMING,
+              first + perSource,
+              entries - perSource,
+              fresh));
     }
     Pipeline p =
         Pipeline.builder(sources, sink, new FakeCheckpointStore(), new FakeTerm(1))
@@ -137,7 +143,7 @@ public final class EndToEndBenchmark {
         accepted < 0 ? "n/a" : Long.toString(accepted - Math.max(0, firstAccepted)),
         m.processCpuSeconds(),
         100 * m.processCpuSeconds() / secs,
-        childCpu > 0 ? String.format(Locale.ROOT, ", fake Loki child CPU %.1f s", childCpu) : "",
+        childCpu > 0 ? String.format(Locale.ROOT, ", receiver child CPU %.1f s", childCpu) : "",
         m.peakUsed() >> 20,
         m.peakAfterGc() >> 20,
         ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax() >> 20,
