@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -46,7 +47,7 @@ final class JsonEncoder implements LokiEncoder {
   private static void writeStream(JsonGenerator g, LokiStream s) throws IOException {
     g.writeStartObject();
     g.writeObjectFieldStart("stream");
-    writeMap(g, s.labels());
+    writeMap(g, new TreeMap<>(s.labels())); // once per stream
     g.writeEndObject();
     g.writeArrayFieldStart("values");
     for (LogEntry e : s.entries()) {
@@ -54,7 +55,7 @@ final class JsonEncoder implements LokiEncoder {
       g.writeString(Long.toString(e.timestampNanos()));
       g.writeString(e.line());
       g.writeStartObject();
-      writeMap(g, e.metadata());
+      writeMap(g, e.metadata()); // LogEntry keeps it sorted by name
       g.writeEndObject();
       g.writeEndArray();
     }
@@ -63,7 +64,7 @@ final class JsonEncoder implements LokiEncoder {
   }
 
   private static void writeMap(JsonGenerator g, Map<String, String> map) throws IOException {
-    for (Map.Entry<String, String> m : new java.util.TreeMap<>(map).entrySet()) {
+    for (Map.Entry<String, String> m : map.entrySet()) {
       g.writeStringField(m.getKey(), m.getValue());
     }
   }

@@ -1,9 +1,11 @@
 package io.sf2loki.loki;
 
-import com.github.loki4j.pkg.google.protobuf.Timestamp;
-import com.github.loki4j.pkg.loki.protobuf.Push;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import io.sf2loki.model.LogEntry;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,37 +15,198 @@ import org.xerial.snappy.Snappy;
  * Loki's {@code logproto.PushRequest}, compressed with snappy's raw <em>block</em> format (the
  * framed stream format is rejected by Loki). Structured metadata pairs are sorted by name; the
  * query-side {@code parsed} field is never set.
+ *
+ * <p>The message is written field by field straight into one exactly-sized array (sizes first, then
+ * bytes) instead of through generated builders: no per-entry builder or message objects, and each
+ * line is UTF-8 encoded once by the JDK's intrinsic and copied once. The bytes equal what the
+ * generated {@code PushRequest} serialises to (same fields, order and proto3 default omission).
  */
 final class ProtobufSnappyEncoder implements LokiEncoder {
 
+  // Field numbers of Loki's push.proto (loki-push.md §2.1).
+  private static final int REQUEST_STREAMS = 1;
+  private static final int STREAM_LABELS = 1;
+  private static final int STREAM_ENTRIES = 2;
+  private static final int ENTRY_TIMESTAMP = 1;
+  private static final int ENTRY_LINE = 2;
+  private static final int ENTRY_METADATA = 3;
+  private static final int PAIR_NAME = 1;
+  private static final int PAIR_VALUE = 2;
+  private static final int TS_SECONDS = 1;
+  private static final int TS_NANOS = 2;
+  private static final byte[] NO_BYTES = new byte[0];
+
+  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
   @Override
   public EncodedBody encode(List<LokiStream> streams) throws IOException {
-    Push.PushRequest.Builder request = Push.PushRequest.newBuilder();
-    for (LokiStream stream : streams) {
-      Push.StreamAdapter.Builder s =
-          Push.StreamAdapter.newBuilder().setLabels(LokiStream.selector(stream.labels()));
-      for (LogEntry e : stream.entries()) {
-        s.addEntries(entry(e));
-      }
-      request.addStreams(s);
+    Sized[] sized = new Sized[streams.size()];
+    int total = 0;
+    for (int i = 0; i < sized.length; i++) {
+      sized[i] = new Sized(streams.get(i));
+      total += delimited(REQUEST_STREAMS, sized[i].size);
     }
-    byte[] compressed = Snappy.compress(request.build().toByteArray());
-    return new EncodedBody(compressed, "application/x-protobuf", Optional.of("snappy"));
+    Scratch scratch = this.scratch.get();
+    byte[] raw = scratch.raw(total);
+    CodedOutputStream out = CodedOutputStream.newInstance(raw, 0, total);
+    for (Sized s : sized) {
+      s.writeTo(out);
+    }
+    out.checkNoSpaceLeft();
+    byte[] compressed = scratch.compressed(Snappy.maxCompressedLength(total));
+    int length = Snappy.compress(raw, 0, total, compressed, 0);
+    return new EncodedBody(
+        Arrays.copyOf(compressed, length), "application/x-protobuf", Optional.of("snappy"));
   }
 
-  private static Push.EntryAdapter.Builder entry(LogEntry e) {
-    long nanos = e.timestampNanos();
-    Push.EntryAdapter.Builder b =
-        Push.EntryAdapter.newBuilder()
-            .setTimestamp(
-                Timestamp.newBuilder()
-                    .setSeconds(Math.floorDiv(nanos, 1_000_000_000L))
-                    .setNanos((int) Math.floorMod(nanos, 1_000_000_000L)))
-            .setLine(e.line());
-    for (Map.Entry<String, String> m : e.metadata().entrySet()) { // sorted by name
-      b.addStructuredMetadata(
-          Push.LabelPairAdapter.newBuilder().setName(m.getKey()).setValue(m.getValue()));
+  /**
+   * Per-thread buffers for the uncompressed message and the snappy output, reused across pushes: a
+   * 1 MiB batch otherwise allocates two arrays above G1's humongous threshold per push, and each
+   * such allocation can start a collection. Grown on demand, never shrunk; each lane thread keeps
+   * about twice its largest body (counted in the {@code 64 MiB} of the heap bound).
+   */
+  private static final class Scratch {
+    private byte[] raw = new byte[0];
+    private byte[] compressed = new byte[0];
+
+    byte[] raw(int size) {
+      if (raw.length < size) {
+        raw = new byte[size];
+      }
+      return raw;
     }
-    return b;
+
+    byte[] compressed(int size) {
+      if (compressed.length < size) {
+        compressed = new byte[size];
+      }
+      return compressed;
+    }
+  }
+
+  /** A stream with its encoded strings and the sizes of every nested message, computed once. */
+  private static final class Sized {
+    final byte[] labels;
+    final List<LogEntry> entries;
+    final byte[][] lines;
+    final byte[][] metadata;
+    final int[] entrySizes;
+    final int[] timestampSizes;
+    final int size;
+
+    Sized(LokiStream stream) throws IOException {
+      labels = utf8(LokiStream.selector(stream.labels()));
+      entries = stream.entries();
+      int n = entries.size();
+      lines = new byte[n][];
+      metadata = new byte[n][];
+      entrySizes = new int[n];
+      timestampSizes = new int[n];
+      int total = bytesField(STREAM_LABELS, labels);
+      for (int i = 0; i < n; i++) {
+        LogEntry e = entries.get(i);
+        lines[i] = utf8(e.line());
+        timestampSizes[i] = timestampSize(e.timestampNanos());
+        metadata[i] = metadata(e.metadata());
+        entrySizes[i] =
+            delimited(ENTRY_TIMESTAMP, timestampSizes[i])
+                + bytesField(ENTRY_LINE, lines[i])
+                + metadata[i].length;
+        total += delimited(STREAM_ENTRIES, entrySizes[i]);
+      }
+      size = total;
+    }
+
+    void writeTo(CodedOutputStream out) throws IOException {
+      header(out, REQUEST_STREAMS, size);
+      writeBytes(out, STREAM_LABELS, labels);
+      for (int i = 0; i < lines.length; i++) {
+        LogEntry e = entries.get(i);
+        header(out, STREAM_ENTRIES, entrySizes[i]);
+        header(out, ENTRY_TIMESTAMP, timestampSizes[i]);
+        long nanos = e.timestampNanos();
+        long seconds = Math.floorDiv(nanos, 1_000_000_000L);
+        int fraction = (int) Math.floorMod(nanos, 1_000_000_000L);
+        if (seconds != 0) {
+          out.writeInt64(TS_SECONDS, seconds);
+        }
+        if (fraction != 0) {
+          out.writeInt32(TS_NANOS, fraction);
+        }
+        writeBytes(out, ENTRY_LINE, lines[i]);
+        out.writeRawBytes(metadata[i]);
+      }
+    }
+  }
+
+  /**
+   * The entry's structured-metadata fields, serialised (pairs sorted by name, as LogEntry keeps).
+   */
+  private static byte[] metadata(Map<String, String> metadata) throws IOException {
+    if (metadata.isEmpty()) {
+      return NO_BYTES;
+    }
+    int[] sizes = new int[metadata.size()];
+    int total = 0;
+    int i = 0;
+    for (Map.Entry<String, String> m : metadata.entrySet()) {
+      sizes[i] = pairSize(m.getKey(), m.getValue());
+      total += delimited(ENTRY_METADATA, sizes[i++]);
+    }
+    byte[] bytes = new byte[total];
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    i = 0;
+    for (Map.Entry<String, String> m : metadata.entrySet()) {
+      header(out, ENTRY_METADATA, sizes[i++]);
+      if (!m.getKey().isEmpty()) {
+        out.writeString(PAIR_NAME, m.getKey());
+      }
+      if (!m.getValue().isEmpty()) {
+        out.writeString(PAIR_VALUE, m.getValue());
+      }
+    }
+    out.checkNoSpaceLeft();
+    return bytes;
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8); // a plain copy for Latin-1-only ASCII strings
+  }
+
+  private static int timestampSize(long nanos) {
+    long seconds = Math.floorDiv(nanos, 1_000_000_000L);
+    int fraction = (int) Math.floorMod(nanos, 1_000_000_000L);
+    return (seconds == 0 ? 0 : CodedOutputStream.computeInt64Size(TS_SECONDS, seconds))
+        + (fraction == 0 ? 0 : CodedOutputStream.computeInt32Size(TS_NANOS, fraction));
+  }
+
+  private static int pairSize(String name, String value) {
+    return (name.isEmpty() ? 0 : CodedOutputStream.computeStringSize(PAIR_NAME, name))
+        + (value.isEmpty() ? 0 : CodedOutputStream.computeStringSize(PAIR_VALUE, value));
+  }
+
+  /** Size of a length-delimited field whose payload is {@code length} bytes. */
+  private static int delimited(int field, int length) {
+    return CodedOutputStream.computeTagSize(field)
+        + CodedOutputStream.computeUInt32SizeNoTag(length)
+        + length;
+  }
+
+  /** Size of a proto3 string/bytes field: omitted when empty. */
+  private static int bytesField(int field, byte[] value) {
+    return value.length == 0 ? 0 : delimited(field, value.length);
+  }
+
+  private static void header(CodedOutputStream out, int field, int length) throws IOException {
+    out.writeTag(field, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    out.writeUInt32NoTag(length);
+  }
+
+  private static void writeBytes(CodedOutputStream out, int field, byte[] value)
+      throws IOException {
+    if (value.length > 0) {
+      header(out, field, value.length);
+      out.writeRawBytes(value);
+    }
   }
 }

@@ -32,6 +32,7 @@ public final class LogEntry {
   private final Optional<CheckpointToken> checkpoint;
   private final boolean checkpointOnly;
   private int utf8Size = -1; // racy single-check memo: any thread computes the same value
+  private int lineUtf8Size = -1; // likewise
 
   private LogEntry(
       long timestampNanos,
@@ -112,10 +113,23 @@ public final class LogEntry {
   public int utf8Size() {
     int size = utf8Size;
     if (size < 0) {
-      long total = ENTRY_OVERHEAD_BYTES + utf8Length(line);
+      long total = ENTRY_OVERHEAD_BYTES + lineUtf8Size();
       total += mapSize(labels) + mapSize(metadata);
       size = (int) Math.min(Integer.MAX_VALUE, total);
       utf8Size = size;
+    }
+    return size;
+  }
+
+  /**
+   * UTF-8 byte length of the line, computed once (the lanes' batch byte bound and the sink consult
+   * it for every entry).
+   */
+  public int lineUtf8Size() {
+    int size = lineUtf8Size;
+    if (size < 0) {
+      size = utf8Length(line);
+      lineUtf8Size = size;
     }
     return size;
   }

@@ -35,7 +35,7 @@ final class Batcher {
     }
     entries.add(e);
     if (!e.isCheckpointOnly()) {
-      bytes += Utf8.length(e.line()) + LaneQueue.ENTRY_OVERHEAD;
+      bytes += e.lineUtf8Size() + LaneQueue.ENTRY_OVERHEAD;
     }
     return entries.size() >= maxEntries || bytes >= maxBytes ? drain() : Optional.empty();
   }

@@ -1,0 +1,153 @@
+package io.sf2loki.bench;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.loki.LokiConfigs;
+import io.sf2loki.loki.LokiSink;
+import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
+import io.sf2loki.pipeline.FakeCheckpointStore;
+import io.sf2loki.pipeline.FakeTerm;
+import io.sf2loki.pipeline.Pipeline;
+import io.sf2loki.pipeline.PipelineOutcome;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.StopTrigger;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * End-to-end throughput: in-memory sources of 1 KiB lines ({@link BenchEntries}) through the real
+ * {@link Pipeline} and {@link LokiSink} (protobuf+snappy by default) to a receiver on loopback,
+ * with the peak heap. Not a test; run with {@code just bench-e2e [key=value ...]}:
+ *
+ * <ul>
+ *   <li>{@code entries=1000000} entries in total, split evenly over the sources
+ *   <li>{@code receiver=fake-process} {@code fake} | {@code fake-process} (the fake Loki in a child
+ *       JVM, so its stored entries are not on our heap) | {@code decode} | {@code null}
+ *   <li>{@code lanes=1} 1 = one bulk source; 2 = a bulk and a streaming source
+ *   <li>{@code queue_maxsize=10000}, {@code queue_max_bytes=268435456}, {@code max_entries=1000},
+ *       {@code max_bytes=1048576} the {@code sink.loki.batch} knobs
+ *   <li>{@code encoding=protobuf} or {@code json} / {@code json-gzip}
+ *   <li>{@code unique_lines=false} true gives every entry its own line copy (heap experiments)
+ *   <li>{@code warmup=200000} entries pushed first through a separate pipeline (JIT warm-up)
+ * </ul>
+ *
+ * Prints one result line per run: entries/s, process CPU, CPU per thread group, peak heap in use
+ * and the largest post-GC heap, and the bound {@code lanes × queue_max_bytes + 64 MiB}.
+ */
+public final class EndToEndBenchmark {
+
+  private EndToEndBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> o = new HashMap<>();
+    for (String a : args) {
+      String[] kv = a.split("=", 2);
+      o.put(kv[0], kv.length > 1 ? kv[1] : "true");
+    }
+    long entries = Long.parseLong(o.getOrDefault("entries", "1000000"));
+    long warmup = Long.parseLong(o.getOrDefault("warmup", "200000"));
+    int lanes = Integer.parseInt(o.getOrDefault("lanes", "1"));
+    boolean fresh = Boolean.parseBoolean(o.getOrDefault("unique_lines", "false"));
+    BatchConfig batch =
+        new BatchConfig(
+            Integer.parseInt(o.getOrDefault("max_entries", "1000")),
+            Long.parseLong(o.getOrDefault("max_bytes", "1048576")),
+            Duration.ofSeconds(1),
+            Integer.parseInt(o.getOrDefault("queue_maxsize", "10000")),
+            Long.parseLong(o.getOrDefault("queue_max_bytes", "268435456")));
+    try (BenchReceiver receiver = BenchReceiver.start(o.getOrDefault("receiver", "fake-process"))) {
+      LokiConfigs config = LokiConfigs.to(receiver.baseUri());
+      String encoding = o.getOrDefault("encoding", "protobuf");
+      if (encoding.startsWith("json")) {
+        config.json(encoding.endsWith("gzip"));
+      }
+      try (LokiSink sink = LokiSink.builder(config.build(), new SimpleMeterRegistry()).build()) {
+        if (warmup > 0) {
+          run(sink, batch, lanes, 1_000_000_000L, warmup, fresh);
+          System.gc();
+        }
+        long firstAccepted = receiver.entries();
+        Duration childCpuBefore = receiver.childCpu();
+        RunMonitor monitor = new RunMonitor();
+        long start = System.nanoTime();
+        PipelineOutcome outcome = run(sink, batch, lanes, 0, entries, fresh);
+        double secs = (System.nanoTime() - start) / 1e9;
+        monitor.close();
+        report(o, entries, secs, outcome, monitor, receiver, firstAccepted, childCpuBefore, batch);
+      }
+    }
+  }
+
+  private static PipelineOutcome run(
+      LokiSink sink, BatchConfig batch, int lanes, long first, long entries, boolean fresh)
+      throws InterruptedException {
+    List<Source> sources = new ArrayList<>();
+    long perSource = entries / lanes;
+    sources.add(new BenchSource("bench-bulk", Source.Lane.BULK, first, perSource, fresh));
+    if (lanes > 1) {
+      sources.add(
+          new BenchSource(
+              "bench-streaming",
+              Source.Lane.STREAMING,
+              first + perSource,
+              entries - perSource,
+              fresh));
+    }
+    Pipeline p =
+        Pipeline.builder(sources, sink, new FakeCheckpointStore(), new FakeTerm(1))
+            .batch(batch)
+            .build();
+    return p.run(new StopTrigger());
+  }
+
+  private static void report(
+      Map<String, String> o,
+      long entries,
+      double secs,
+      PipelineOutcome outcome,
+      RunMonitor m,
+      BenchReceiver receiver,
+      long firstAccepted,
+      Duration childCpuBefore,
+      BatchConfig batch)
+      throws Exception {
+    long accepted = receiver.entries();
+    double childCpu = (receiver.childCpu().toMillis() - childCpuBefore.toMillis()) / 1e3;
+    int lanes = Integer.parseInt(o.getOrDefault("lanes", "1"));
+    long boundMiB = (lanes * batch.queueMaxBytes() >> 20) + 64;
+    StringBuilder cpu = new StringBuilder();
+    m.cpuByGroup()
+        .forEach(
+            (k, v) -> {
+              if (v >= 0.05) {
+                cpu.append(String.format(Locale.ROOT, " %s=%.1f", k, v));
+              }
+            });
+    System.out.printf(
+        Locale.ROOT,
+        "RESULT %s receiver=%s lanes=%d encoding=%s: %d entries in %.2f s = %.0f entries/s;"
+            + " receiver stored %s; process CPU %.1f s (%.0f%% of one core)%s; peak heap used"
+            + " %d MiB, largest post-GC %d MiB, -Xmx %d MiB, bound (lanes x queue_max_bytes +"
+            + " 64 MiB) %d MiB; cpu by thread:%s%n",
+        outcome,
+        o.getOrDefault("receiver", "fake-process"),
+        lanes,
+        o.getOrDefault("encoding", "protobuf"),
+        entries,
+        secs,
+        entries / secs,
+        accepted < 0 ? "n/a" : Long.toString(accepted - Math.max(0, firstAccepted)),
+        m.processCpuSeconds(),
+        100 * m.processCpuSeconds() / secs,
+        childCpu > 0 ? String.format(Locale.ROOT, ", receiver child CPU %.1f s", childCpu) : "",
+        m.peakUsed() >> 20,
+        m.peakAfterGc() >> 20,
+        ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax() >> 20,
+        boundMiB,
+        cpu);
+  }
+}
