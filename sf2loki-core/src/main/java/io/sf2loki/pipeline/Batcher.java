@@ -15,6 +15,11 @@ import java.util.Optional;
  */
 final class Batcher {
 
+  /**
+   * Per-entry bytes counted toward {@code max_bytes} beyond the line (loki-push.md §8: wire size).
+   */
+  static final int WIRE_OVERHEAD = 64;
+
   private final int maxEntries;
   private final long maxBytes;
   private final long intervalNanos;
@@ -35,7 +40,7 @@ final class Batcher {
     }
     entries.add(e);
     if (!e.isCheckpointOnly()) {
-      bytes += e.lineUtf8Size() + LaneQueue.ENTRY_OVERHEAD;
+      bytes += e.lineUtf8Size() + WIRE_OVERHEAD;
     }
     return entries.size() >= maxEntries || bytes >= maxBytes ? drain() : Optional.empty();
   }
