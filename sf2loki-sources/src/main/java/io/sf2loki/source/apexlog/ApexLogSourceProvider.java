@@ -2,12 +2,10 @@ package io.sf2loki.source.apexlog;
 
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.SalesforceConfig;
-import io.sf2loki.salesforce.auth.OAuthTokenProvider;
-import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.source.eventlogobjects.ObjectMetrics;
-import io.sf2loki.source.eventlogobjects.ServerClock;
+import io.sf2loki.source.eventlogobjects.SalesforceSession;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
 import java.io.Closeable;
@@ -16,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
  * The {@code apexlog} source type (off by default). ApexLog has a category of its own, so it never
@@ -42,14 +39,14 @@ public final class ApexLogSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static ApexLogSource create(
       ApexLogConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
-    CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
-    OAuthTokenProvider tokens =
-        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
-    ServerClock serverClock = new ServerClock(env.clock());
-    SalesforceRestClient rest =
-        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
+    SalesforceSession session = SalesforceSession.open(salesforce, env);
     return create(
-        config, rest, serverClock, env, () -> ThreadLocalRandom.current().nextDouble(-1, 1), http);
+        config,
+        session.rest(),
+        session.serverClock(),
+        env,
+        () -> ThreadLocalRandom.current().nextDouble(-1, 1),
+        session.http());
   }
 
   /** Wires a source around an existing client. */

@@ -2,8 +2,6 @@ package io.sf2loki.source.eventlogobjects;
 
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.SalesforceConfig;
-import io.sf2loki.salesforce.auth.OAuthTokenProvider;
-import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
@@ -16,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
  * The {@code eventlog_objects} source type. {@link #configure} binds {@code
@@ -61,14 +58,14 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static EventLogObjectsSource create(
       EventLogObjectsConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
-    CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
-    OAuthTokenProvider tokens =
-        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
-    ServerClock serverClock = new ServerClock(env.clock());
-    SalesforceRestClient rest =
-        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
+    SalesforceSession session = SalesforceSession.open(salesforce, env);
     return create(
-        config, rest, serverClock, env, () -> ThreadLocalRandom.current().nextDouble(-1, 1), http);
+        config,
+        session.rest(),
+        session.serverClock(),
+        env,
+        () -> ThreadLocalRandom.current().nextDouble(-1, 1),
+        session.http());
   }
 
   /**
