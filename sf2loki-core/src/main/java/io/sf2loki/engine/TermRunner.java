@@ -3,6 +3,7 @@ package io.sf2loki.engine;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineOutcome;
 import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.StopTrigger;
@@ -69,9 +70,7 @@ final class TermRunner implements LeadershipListener {
     metrics.acquired(term.epoch());
     LOG.info("acquired leadership as {}", term.describe());
     try {
-      // Records the epoch before any data moves: a standby that later takes the lease with the
-      // same lease epoch still sees this floor and goes above it (invariant 2).
-      store.commit(Map.of(), term);
+      recordEpoch(term);
     } catch (FencedException | StoreConflictException e) {
       LOG.warn("leadership lost — standing by: {}", e.getMessage());
       metrics.fencedCommit();
@@ -95,6 +94,19 @@ final class TermRunner implements LeadershipListener {
     termStop = stop;
     running = new Thread(() -> runTerm(pipeline, stop, term), "sf2loki-term-" + term.epoch());
     running.start();
+  }
+
+  /**
+   * Records the epoch before any data moves, so that a standby taking a lost or deleted lease later
+   * goes above it (invariant 2). A store that can claim does so strictly: of two replicas granted
+   * one epoch by a lease rewritten under them, only the first to record it runs its term.
+   */
+  private void recordEpoch(Term term) {
+    if (store instanceof EpochClaim claims) {
+      claims.claimEpoch(term);
+    } else {
+      store.commit(Map.of(), term);
+    }
   }
 
   private void runTerm(Pipeline pipeline, StopTrigger stop, Term term) {

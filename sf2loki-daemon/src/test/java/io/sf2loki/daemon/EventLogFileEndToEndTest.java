@@ -14,6 +14,7 @@ import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
@@ -68,7 +69,7 @@ class EventLogFileEndToEndTest {
           poll_interval = 1s
           lookback = 12h
         }
-        sink.loki { url = "%s", batch { flush_interval = 100ms, max_entries = 100 } }
+        sink.loki { url = "%s", batch { flush_interval = 100ms, max_entries = 100, queue_maxsize = 200 } }
         state.file.path = "%s"
         service.shutdown_grace = 5s
         """
@@ -129,12 +130,16 @@ class EventLogFileEndToEndTest {
     List<LogFileSpec> logins = addFiles("Login", 6, 400, hour);
     List<String> expected = expectedLines(logins);
     StopTrigger first = new StopTrigger();
+    // Slow pushes and a small lane keep the source blocked mid-drain, so the stop below always
+    // interrupts it (an unthrottled drain can finish before the stop lands on a loaded machine).
+    loki.addFault(Fault.latency(Duration.ofMillis(100), 1_000));
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, first);
       await().atMost(Duration.ofSeconds(60)).until(() -> loki.lines().size() >= 700);
       first.requestStop();
       run.get(30, TimeUnit.SECONDS);
     }
+    loki.clearFaults();
     assertThat(loki.lines().size()).isLessThan(expected.size());
     StopTrigger second = new StopTrigger();
     try (Engine engine = engine()) {

@@ -11,11 +11,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Random sequences of renewals, pauses, commits, restarts, crashes and lease edits among two or
- * three file_lease contenders sharing one real state file. After every step: the persisted epoch
- * never falls; granted epochs strictly increase and never undercut the store's floor; no two
- * contenders lead with one epoch (and, while nobody edits the lease, no two lead at all); the only
- * current leader is never fenced; an ended or superseded term never lands a commit; onAcquire and
- * onLose strictly alternate.
+ * three file_lease contenders sharing one real state file, each claiming its epoch at acquire as
+ * the engine does. After every step the properties of {@link
+ * io.sf2loki.coordinate.support.TermLedger} hold: the persisted epoch never falls; claimed epochs
+ * strictly increase; no two contenders lead with one epoch (and, while nobody edits the lease, no
+ * two lead at all); the only leader is never fenced; an ended or superseded term never lands a
+ * commit; onAcquire and onLose strictly alternate.
  */
 class FileLeasePropertyTest {
 

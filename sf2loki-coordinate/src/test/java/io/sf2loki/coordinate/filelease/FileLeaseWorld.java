@@ -5,7 +5,7 @@ import io.sf2loki.coordinate.support.FaultyLeaseStorage;
 import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.Fences;
 import io.sf2loki.coordinate.support.StoreKind;
-import io.sf2loki.spi.StoreException;
+import io.sf2loki.coordinate.support.TermLedger;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.testing.RecordingLeadershipListener;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +20,11 @@ import java.util.Optional;
 
 /**
  * Two or three file_lease contenders on one lease file and one real state file, on simulated time.
- * Every contender behaves like the engine: at each acquire it stamps its epoch into the store with
- * a fenced commit. The test thread acts only at quiescent instants (every contender asleep), so its
- * observations and the contenders' beliefs refer to the same moment. Violations of the properties
- * are thrown as {@link AssertionError}s naming the step.
+ * Every contender behaves like the engine: at each acquire it claims its epoch in the store, and
+ * resigns when the claim is refused (see {@link TermLedger}). The test thread acts only at
+ * quiescent instants (every contender asleep), so its observations and the contenders' beliefs
+ * refer to the same moment. Violations of the properties are thrown as {@link AssertionError}s
+ * naming the step.
  */
 final class FileLeaseWorld {
 
@@ -34,19 +35,14 @@ final class FileLeaseWorld {
   private final Path statePath;
   private final FencedStore observer;
   private final List<Slot> slots = new ArrayList<>();
-  private final List<RecordingLeadershipListener> listeners = new ArrayList<>();
-  private final List<Term> grants = new ArrayList<>();
-  private final List<String> violations = new ArrayList<>();
-  private long maxPersisted;
-  private boolean tampered;
-  private int commits;
+  private final TermLedger ledger;
 
   FileLeaseWorld(Path dir, int contenders, long initialStoreEpoch) {
     this.fx = new FileLeaseFixture(dir);
     this.statePath = dir.resolve("state.json");
     this.observer = StoreKind.fileStore(statePath);
     observer.commit(Map.of("seed", "0"), Fences.atEpoch(initialStoreEpoch));
-    maxPersisted = initialStoreEpoch;
+    this.ledger = new TermLedger(observer);
     fx.time.join();
     for (int i = 0; i < contenders; i++) {
       Slot s = new Slot(FileLeaseSteps.name(i));
@@ -57,11 +53,12 @@ final class FileLeaseWorld {
 
   /** Applies one step, lets its time pass, and checks every property. */
   void run(FileLeaseSteps.Step step) throws Exception {
-    tampered |= step.op().tampers();
+    restartResigned();
+    ledger.tampered(step.op().tampers());
     step.op().apply(this);
     fx.time.sleep(Duration.ofSeconds(step.afterSeconds()));
     fx.time.sleep(QUIESCE);
-    check(step);
+    check();
   }
 
   private final class Slot {
@@ -70,9 +67,16 @@ final class FileLeaseWorld {
     FaultyLeaseStorage storage;
     FencedStore store;
     Contender contender;
+    volatile boolean resigned;
 
     Slot(String name) {
       this.name = name;
+    }
+
+    /** The engine's answer to a refused claim: stop this coordinator (it releases the lease). */
+    void resign() {
+      resigned = true;
+      contender.requestStop();
     }
 
     void start() {
@@ -81,11 +85,8 @@ final class FileLeaseWorld {
       FencedStore mine = StoreKind.fileStore(statePath);
       store = mine;
       storage = new FaultyLeaseStorage(new FileLeaseFile(fx.lease), fx.time);
-      RecordingLeadershipListener listener =
-          new RecordingLeadershipListener(t -> granted(mine, t), t -> {});
-      synchronized (FileLeaseWorld.this) {
-        listeners.add(listener);
-      }
+      resigned = false;
+      RecordingLeadershipListener listener = ledger.listener(mine, this::resign);
       contender =
           Contender.start(
               fx.time, holder, fx.coordinator(storage, holder, Optional.of(mine)), listener);
@@ -108,54 +109,9 @@ final class FileLeaseWorld {
     }
   }
 
-  /** The engine's stamp at acquire, and the grant-order properties. Runs on a contender thread. */
-  private void granted(FencedStore store, Term term) {
-    synchronized (this) {
-      long floor = observer.persistedEpoch().orElse(0);
-      if (term.epoch() <= floor) {
-        violations.add("granted " + term.describe() + " at or below the store floor " + floor);
-      }
-      if (!grants.isEmpty() && term.epoch() <= grants.get(grants.size() - 1).epoch()) {
-        violations.add(
-            "granted " + term.describe() + " after " + grants.get(grants.size() - 1).describe());
-      }
-      grants.add(term);
-    }
-    try {
-      store.commit(Map.of("leader", term.holder()), term);
-    } catch (StoreException e) {
-      synchronized (this) {
-        violations.add("stamp at acquire of " + term.describe() + " refused: " + e.getMessage());
-      }
-    }
-  }
-
   void commit(int slot) {
     Slot s = slots.get(slot);
-    Optional<Term> held = s.contender.listener().held();
-    if (held.isEmpty()) {
-      return;
-    }
-    Term t = held.get();
-    boolean current = t.isCurrent();
-    boolean onlyHolder = current && currentTerms().size() == 1;
-    long newest = newestGrant();
-    boolean accepted;
-    try {
-      s.store.commit(Map.of("k." + s.name, Integer.toString(++commits)), t);
-      accepted = true;
-    } catch (StoreException e) {
-      accepted = false;
-    }
-    if (onlyHolder && !accepted) {
-      fail("commit by the only current leader " + t.describe() + " was fenced");
-    }
-    if (accepted && !current) {
-      fail("commit by " + t.describe() + " was accepted although its term ended");
-    }
-    if (accepted && t.epoch() < newest) {
-      fail("stale commit by " + t.describe() + " accepted after epoch " + newest + " was granted");
-    }
+    ledger.commit(s.contender.listener(), s.store, "k." + s.name, leaders());
   }
 
   void pause(int slot, int seconds) {
@@ -191,38 +147,29 @@ final class FileLeaseWorld {
     }
   }
 
-  private List<Term> currentTerms() {
-    List<Term> current = new ArrayList<>();
+  private List<Term> leaders() {
+    List<Term> leading = new ArrayList<>();
     for (Slot s : slots) {
-      s.contender.currentTerm().ifPresent(current::add);
+      ledger.leading(s.contender.listener()).ifPresent(leading::add);
     }
-    return current;
+    return leading;
   }
 
-  private synchronized long newestGrant() {
-    return grants.isEmpty() ? 0 : grants.get(grants.size() - 1).epoch();
+  /** The engine campaigns again with a fresh coordinator after a refused claim. */
+  private void restartResigned() throws Exception {
+    for (Slot s : slots) {
+      if (s.resigned) {
+        s.awaitStopped();
+        s.start();
+      }
+    }
   }
 
-  private void check(FileLeaseSteps.Step step) {
-    synchronized (this) {
-      for (RecordingLeadershipListener l : listeners) {
-        violations.addAll(l.violations());
-      }
-      if (!violations.isEmpty()) {
-        fail(String.join("; ", violations));
-      }
-    }
-    long persisted = observer.persistedEpoch().orElse(0);
-    if (persisted < maxPersisted) {
-      fail("persisted epoch fell from " + maxPersisted + " to " + persisted);
-    }
-    maxPersisted = persisted;
-    List<Term> current = currentTerms();
-    if (current.stream().mapToLong(Term::epoch).distinct().count() < current.size()) {
-      fail("two contenders lead with one epoch: " + current);
-    }
-    if (!tampered && current.size() > 1) {
-      fail("two current terms although nobody touched the lease: " + current);
+  private void check() {
+    try {
+      ledger.check(leaders());
+    } catch (AssertionError e) {
+      fail(e.getMessage());
     }
   }
 

@@ -9,8 +9,8 @@ import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.Fences;
 import io.sf2loki.coordinate.support.StoreKind;
+import io.sf2loki.coordinate.support.TermLedger;
 import io.sf2loki.spi.CoordinatorEnvironment;
-import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.testing.RecordingLeadershipListener;
 import io.sf2loki.spi.testing.SimulatedTime;
@@ -26,9 +26,10 @@ import java.util.function.UnaryOperator;
 /**
  * Two or three k8s_lease contenders (the real {@link K8sLeaseCoordinator}) on one {@link
  * FakeLeaseApiServer} and one real state file, on simulated time. Every contender behaves like the
- * engine: at each acquire it stamps its epoch into the store with a fenced commit. The test thread
- * acts only at quiescent instants (every contender asleep), so its observations and the contenders'
- * beliefs refer to the same moment. Violations are thrown as {@link AssertionError}s.
+ * engine: at each acquire it claims its epoch in the store and resigns when the claim is refused
+ * (see {@link TermLedger}). The test thread acts only at quiescent instants (every contender
+ * asleep), so its observations and the contenders' beliefs refer to the same moment. Violations are
+ * thrown as {@link AssertionError}s.
  */
 final class K8sLeaseWorld {
 
@@ -49,19 +50,14 @@ final class K8sLeaseWorld {
   private final Path statePath;
   private final FencedStore observer;
   private final List<Slot> slots = new ArrayList<>();
-  private final List<RecordingLeadershipListener> listeners = new ArrayList<>();
-  private final List<Term> grants = new ArrayList<>();
-  private final List<String> violations = new ArrayList<>();
-  private long maxPersisted;
-  private boolean tampered;
-  private int commits;
+  private final TermLedger ledger;
   private int pods;
 
   K8sLeaseWorld(Path dir, K8sLeaseSteps.Scenario scenario) throws ApiException {
     this.statePath = dir.resolve("state.json");
     this.observer = StoreKind.fileStore(statePath);
     observer.commit(Map.of("seed", "0"), Fences.atEpoch(scenario.initialStoreEpoch()));
-    maxPersisted = scenario.initialStoreEpoch();
+    this.ledger = new TermLedger(observer);
     if (scenario.initialLease() >= 0) {
       kubectl
           .createNamespacedLease(
@@ -79,7 +75,8 @@ final class K8sLeaseWorld {
 
   /** Applies one step, lets its time pass, and checks every property. */
   void run(K8sLeaseSteps.Step step) throws Exception {
-    tampered |= step.op().tampers();
+    restartResigned();
+    ledger.tampered(step.op().tampers());
     step.op().apply(this);
     time.sleep(Duration.ofSeconds(step.afterSeconds()));
     time.sleep(QUIESCE);
@@ -93,9 +90,16 @@ final class K8sLeaseWorld {
     FaultyTransport transport;
     FencedStore store;
     Contender contender;
+    volatile boolean resigned;
 
     Slot(String name) {
       this.name = name;
+    }
+
+    /** The engine's answer to a refused claim: stop this coordinator (it releases the lease). */
+    void resign() {
+      resigned = true;
+      contender.requestStop();
     }
 
     void start(boolean newPod) {
@@ -106,11 +110,8 @@ final class K8sLeaseWorld {
       FencedStore mine = StoreKind.fileStore(statePath);
       store = mine;
       transport = new FaultyTransport(time);
-      RecordingLeadershipListener listener =
-          new RecordingLeadershipListener(t -> granted(mine, t), t -> {});
-      synchronized (K8sLeaseWorld.this) {
-        listeners.add(listener);
-      }
+      resigned = false;
+      RecordingLeadershipListener listener = ledger.listener(mine, this::resign);
       CoordinatorEnvironment env =
           new CoordinatorEnvironment(
               time.clock(), time.ticker(), Optional.of(mine), new SimpleMeterRegistry());
@@ -134,54 +135,9 @@ final class K8sLeaseWorld {
     }
   }
 
-  /** The engine's stamp at acquire, and the grant-order properties. Runs on a contender thread. */
-  private void granted(FencedStore store, Term term) {
-    synchronized (this) {
-      long floor = observer.persistedEpoch().orElse(0);
-      if (term.epoch() <= floor) {
-        violations.add("granted " + term.describe() + " at or below the store floor " + floor);
-      }
-      if (!grants.isEmpty() && term.epoch() <= grants.get(grants.size() - 1).epoch()) {
-        violations.add(
-            "granted " + term.describe() + " after " + grants.get(grants.size() - 1).describe());
-      }
-      grants.add(term);
-    }
-    try {
-      store.commit(Map.of("leader", term.holder()), term);
-    } catch (StoreException e) {
-      synchronized (this) {
-        violations.add("stamp at acquire of " + term.describe() + " refused: " + e.getMessage());
-      }
-    }
-  }
-
   void commit(int slot) {
     Slot s = slots.get(slot);
-    Optional<Term> held = s.contender.listener().held();
-    if (held.isEmpty()) {
-      return;
-    }
-    Term t = held.get();
-    boolean current = t.isCurrent();
-    boolean onlyHolder = current && currentTerms().size() == 1;
-    long newest = newestGrant();
-    boolean accepted;
-    try {
-      s.store.commit(Map.of("k." + s.name, Integer.toString(++commits)), t);
-      accepted = true;
-    } catch (StoreException e) {
-      accepted = false;
-    }
-    if (onlyHolder && !accepted) {
-      fail("commit by the only current leader " + t.describe() + " was fenced");
-    }
-    if (accepted && !current) {
-      fail("commit by " + t.describe() + " was accepted although its term ended");
-    }
-    if (accepted && t.epoch() < newest) {
-      fail("stale commit by " + t.describe() + " accepted after epoch " + newest + " was granted");
-    }
+    ledger.commit(s.contender.listener(), s.store, "k." + s.name, leaders());
   }
 
   void pause(int slot, int seconds) {
@@ -224,38 +180,29 @@ final class K8sLeaseWorld {
     kubectl.replaceNamespacedLease(config.name(), config.namespace(), lease).execute();
   }
 
-  private List<Term> currentTerms() {
-    List<Term> current = new ArrayList<>();
+  private List<Term> leaders() {
+    List<Term> leading = new ArrayList<>();
     for (Slot s : slots) {
-      s.contender.currentTerm().ifPresent(current::add);
+      ledger.leading(s.contender.listener()).ifPresent(leading::add);
     }
-    return current;
+    return leading;
   }
 
-  private synchronized long newestGrant() {
-    return grants.isEmpty() ? 0 : grants.get(grants.size() - 1).epoch();
+  /** The engine campaigns again with a fresh coordinator after a refused claim. */
+  private void restartResigned() throws Exception {
+    for (Slot s : slots) {
+      if (s.resigned) {
+        s.awaitStopped();
+        s.start(false);
+      }
+    }
   }
 
   private void check() {
-    synchronized (this) {
-      for (RecordingLeadershipListener l : listeners) {
-        violations.addAll(l.violations());
-      }
-      if (!violations.isEmpty()) {
-        fail(String.join("; ", violations));
-      }
-    }
-    long persisted = observer.persistedEpoch().orElse(0);
-    if (persisted < maxPersisted) {
-      fail("persisted epoch fell from " + maxPersisted + " to " + persisted);
-    }
-    maxPersisted = persisted;
-    List<Term> current = currentTerms();
-    if (current.stream().mapToLong(Term::epoch).distinct().count() < current.size()) {
-      fail("two contenders lead with one epoch: " + current);
-    }
-    if (!tampered && current.size() > 1) {
-      fail("two current terms although nobody touched the Lease: " + current);
+    try {
+      ledger.check(leaders());
+    } catch (AssertionError e) {
+      fail(e.getMessage());
     }
   }
 

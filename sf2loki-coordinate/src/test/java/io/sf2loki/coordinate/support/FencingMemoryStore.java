@@ -3,6 +3,7 @@ package io.sf2loki.coordinate.support;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.Term;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,20 @@ public final class FencingMemoryStore implements FencedStore {
     check(fence);
     keys.forEach(document::remove);
     stamp(fence);
+  }
+
+  @Override
+  public synchronized void claimEpoch(Term term) {
+    check(term);
+    OptionalLong persisted = persistedEpoch();
+    if (term.fencingEpoch().isEmpty()) {
+      return;
+    }
+    if (persisted.isPresent() && persisted.getAsLong() >= term.epoch()) {
+      throw new FencedException(
+          "refusing claim: " + term.describe() + " is not above epoch " + persisted.getAsLong());
+    }
+    stamp(term);
   }
 
   @Override

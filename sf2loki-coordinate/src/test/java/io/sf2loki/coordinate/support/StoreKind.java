@@ -3,6 +3,7 @@ package io.sf2loki.coordinate.support;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.state.file.FileCheckpointStore;
 import io.sf2loki.state.file.FileStoreConfig;
@@ -66,6 +67,11 @@ public enum StoreKind {
     @Override
     public OptionalLong persistedEpoch() {
       return delegate.persistedEpoch();
+    }
+
+    @Override
+    public void claimEpoch(Term term) {
+      delegate.claimEpoch(term);
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.sf2loki.spi.CorruptStateException;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.Term;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,8 +74,8 @@ public abstract class CheckpointStoreContract {
     opened.clear();
   }
 
-  /** A controllable fence: a writer with an epoch that may lose its lease. */
-  public static final class TestFence implements Fence {
+  /** A controllable fence: a writer's term with an epoch that may lose its lease. */
+  public static final class TestFence implements Term {
     private final String holder;
     private final long epoch;
     private volatile boolean current = true;
@@ -90,8 +91,13 @@ public abstract class CheckpointStoreContract {
     }
 
     @Override
-    public OptionalLong fencingEpoch() {
-      return OptionalLong.of(epoch);
+    public long epoch() {
+      return epoch;
+    }
+
+    @Override
+    public String holder() {
+      return holder;
     }
 
     @Override
@@ -109,7 +115,7 @@ public abstract class CheckpointStoreContract {
     return new TestFence("writer-" + epoch, epoch);
   }
 
-  private static EpochFloor floor(CheckpointStore store) {
+  static EpochFloor floor(CheckpointStore store) {
     assertThat(store).isInstanceOf(EpochFloor.class);
     return (EpochFloor) store;
   }

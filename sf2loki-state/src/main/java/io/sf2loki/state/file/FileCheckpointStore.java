@@ -1,10 +1,12 @@
 package io.sf2loki.state.file;
 
 import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.state.internal.Mutation;
 import io.sf2loki.state.internal.StateDocument;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: operations are serialised on the store.
  */
-public final class FileCheckpointStore implements CheckpointStore, EpochFloor {
+public final class FileCheckpointStore implements CheckpointStore, EpochFloor, EpochClaim {
 
   private static final Logger LOG = LoggerFactory.getLogger(FileCheckpointStore.class);
 
@@ -96,6 +98,11 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor {
   @Override
   public void delete(Set<String> keys, Fence fence) {
     apply(Mutation.delete(keys, fence));
+  }
+
+  @Override
+  public void claimEpoch(Term term) {
+    apply(Mutation.claim(term));
   }
 
   @Override

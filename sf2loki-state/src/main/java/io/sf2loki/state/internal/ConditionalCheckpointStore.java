@@ -1,11 +1,13 @@
 package io.sf2loki.state.internal;
 
 import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.Term;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
@@ -28,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: operations are serialised, so at most one write is in flight per store.
  */
-public abstract class ConditionalCheckpointStore implements CheckpointStore, EpochFloor {
+public abstract class ConditionalCheckpointStore
+    implements CheckpointStore, EpochFloor, EpochClaim {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConditionalCheckpointStore.class);
   private static final int MAX_CONFLICTS = 5;
@@ -77,6 +80,11 @@ public abstract class ConditionalCheckpointStore implements CheckpointStore, Epo
   @Override
   public void delete(Set<String> keys, Fence fence) {
     apply(Mutation.delete(keys, fence));
+  }
+
+  @Override
+  public void claimEpoch(Term term) {
+    apply(Mutation.claim(term));
   }
 
   @Override
@@ -135,6 +143,17 @@ public abstract class ConditionalCheckpointStore implements CheckpointStore, Epo
         return;
       }
       Snapshot fresh = readFresh();
+      if (Arrays.equals(fresh.bytes(), bytes) && !mutation.provenByContent()) {
+        throw new FencedException(
+            location()
+                + ": "
+                + mutation.verb()
+                + " of "
+                + mutation.fence().describe()
+                + " cannot be confirmed: the object holds the bytes we sent, but a rival claiming"
+                + " the same epoch would have written the same bytes; standing by rather than"
+                + " risking two leaders with one epoch");
+      }
       if (Arrays.equals(fresh.bytes(), bytes)) {
         LOG.info(
             "{}: conditional write answered 412 but the object holds our bytes; the earlier"

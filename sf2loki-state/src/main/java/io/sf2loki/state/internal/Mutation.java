@@ -3,6 +3,7 @@ package io.sf2loki.state.internal;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.Term;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,7 +19,7 @@ import java.util.Set;
  * persisted one, only the named keys change and a fenced write stamps its epoch. {@link Fence#NONE}
  * skips the epoch rules and keeps the persisted epoch.
  */
-public sealed interface Mutation permits Mutation.Commit, Mutation.Delete {
+public sealed interface Mutation permits Mutation.Commit, Mutation.Delete, Mutation.Claim {
 
   /** The writer's fence. */
   Fence fence();
@@ -43,6 +44,20 @@ public sealed interface Mutation permits Mutation.Commit, Mutation.Delete {
   /** A delete of {@code keys}. */
   static Mutation delete(Set<String> keys, Fence fence) {
     return new Delete(keys, fence);
+  }
+
+  /** A new leader's claim of its epoch (see {@link io.sf2loki.spi.EpochClaim}). */
+  static Mutation claim(Term term) {
+    return new Claim(term);
+  }
+
+  /**
+   * Whether finding exactly the bytes this mutation would write proves that our own earlier attempt
+   * landed. True for commits and deletes; false for a claim, because a rival claiming the same
+   * epoch over the same document writes the same bytes.
+   */
+  default boolean provenByContent() {
+    return true;
   }
 
   /**
@@ -137,6 +152,54 @@ public sealed interface Mutation permits Mutation.Commit, Mutation.Delete {
       Map<String, String> next = new LinkedHashMap<>(fresh);
       next.putAll(updates);
       stamp.ifPresent(e -> next.put(CheckpointToken.RESERVED_EPOCH_KEY, Long.toString(e)));
+      return Optional.of(next);
+    }
+  }
+
+  /**
+   * Raises the persisted epoch strictly: of two leaders holding one epoch (a lease deleted between
+   * one's claim and its first write), only the first to record it may run.
+   */
+  record Claim(Term fence) implements Mutation {
+
+    public Claim {
+      Objects.requireNonNull(fence, "term");
+    }
+
+    @Override
+    public String verb() {
+      return "epoch claim";
+    }
+
+    @Override
+    public boolean provenByContent() {
+      return false;
+    }
+
+    @Override
+    public Optional<Map<String, String>> applyTo(Map<String, String> fresh, String location) {
+      requireCurrent(fence, location);
+      OptionalLong fencing = fence.fencingEpoch();
+      if (fencing.isEmpty()) {
+        return Optional.empty(); // an unfenced term (noop) has no epoch to claim
+      }
+      long mine = fencing.getAsLong();
+      OptionalLong stored = StateDocument.epoch(fresh, location);
+      if (stored.isPresent() && stored.getAsLong() >= mine) {
+        throw new FencedException(
+            "epoch "
+                + mine
+                + " of "
+                + fence.holder()
+                + " was not claimed: state "
+                + location
+                + " already records epoch "
+                + stored.getAsLong()
+                + ", so another leader got there first (the lease was lost or rewritten while"
+                + " it was being taken)");
+      }
+      Map<String, String> next = new LinkedHashMap<>(fresh);
+      next.put(CheckpointToken.RESERVED_EPOCH_KEY, Long.toString(mine));
       return Optional.of(next);
     }
   }

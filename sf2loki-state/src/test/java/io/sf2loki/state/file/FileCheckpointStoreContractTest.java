@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.CheckpointStoreContract;
+import io.sf2loki.spi.testing.EpochClaimContract;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -13,7 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The store contract against the real file system, as writers under a lease coordinator. */
-class FileCheckpointStoreContractTest extends CheckpointStoreContract {
+class FileCheckpointStoreContractTest extends EpochClaimContract {
 
   @TempDir Path dir;
   private Path path;

@@ -2,7 +2,7 @@ package io.sf2loki.state.gcs;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.spi.testing.CheckpointStoreContract;
+import io.sf2loki.spi.testing.EpochClaimContract;
 import io.sf2loki.testkit.gcs.GcsObject;
 import java.util.ArrayList;
 import java.util.Optional;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The store contract against the testkit's fake of the GCS JSON API. */
-class GcsCheckpointStoreContractTest extends CheckpointStoreContract {
+class GcsCheckpointStoreContractTest extends EpochClaimContract {
 
   private static GcsFixture gcs;
   private int documents;

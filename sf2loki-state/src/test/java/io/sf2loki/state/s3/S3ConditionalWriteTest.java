@@ -91,6 +91,17 @@ class S3ConditionalWriteTest {
   }
 
   @Test
+  void claimWhoseResponseIsLostIsRefusedBecauseARivalWouldHaveWrittenTheSameBytes() {
+    S3CheckpointStore store = store();
+    store.commit(Map.of("k", "1"), new TestFence("a", 1));
+    s3.faults.add(new Fault("PutObject", Point.AFTER_APPLY, FaultInjector.reset()));
+    assertThatThrownBy(() -> store.claimEpoch(new TestFence("b", 2)))
+        .isInstanceOf(FencedException.class)
+        .hasMessageContaining("cannot be confirmed");
+    assertThat(store().persistedEpoch()).hasValue(2);
+  }
+
+  @Test
   void transientFailuresAreRetriedWithJitteredBackoff() {
     s3.faults.add(new Fault("PutObject", Point.BEFORE_SEND, FaultInjector.status(503, "SlowDown")));
     s3.faults.add(new Fault("PutObject", Point.BEFORE_SEND, FaultInjector.reset()));

@@ -1,0 +1,170 @@
+package io.sf2loki.coordinate.support;
+
+import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.StoreException;
+import io.sf2loki.spi.Term;
+import io.sf2loki.spi.testing.RecordingLeadershipListener;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the engine does with the terms contenders are granted, and the safety properties over them,
+ * shared by the coordinators' property tests.
+ *
+ * <p>Like {@code TermRunner}, every contender claims its epoch in the real store at acquire; a
+ * refused claim means another replica recorded that epoch first, so the contender resigns without
+ * running the term. A contender <em>leads</em> while it holds a current term whose claim succeeded:
+ * that is when the engine runs a pipeline and commits. The properties: the persisted epoch never
+ * falls; claimed epochs strictly increase; no two contenders lead with one epoch (and, while nobody
+ * touched the lease, no two lead at all); the only leader is never fenced; an ended or superseded
+ * term never lands a commit; onAcquire and onLose strictly alternate.
+ */
+public final class TermLedger {
+
+  private final FencedStore observer;
+  private final List<RecordingLeadershipListener> listeners = new ArrayList<>();
+  private final List<Term> claims = new ArrayList<>();
+  private final Set<Term> refused = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final List<String> violations = new ArrayList<>();
+  private long maxPersisted;
+  private boolean tampered;
+  private int commits;
+
+  /** Over {@code observer}, a store instance on the contenders' document used only to read it. */
+  public TermLedger(FencedStore observer) {
+    this.observer = observer;
+    this.maxPersisted = observer.persistedEpoch().orElse(0);
+  }
+
+  /** From now on someone has edited, deleted or corrupted the lease. */
+  public synchronized void tampered(boolean touched) {
+    tampered |= touched;
+  }
+
+  /**
+   * A listener for one contender incarnation: claims through {@code store} at acquire and runs
+   * {@code resign} (on the contender's thread) when the claim is refused.
+   */
+  public RecordingLeadershipListener listener(FencedStore store, Runnable resign) {
+    RecordingLeadershipListener listener =
+        new RecordingLeadershipListener(t -> acquired(store, t, resign), t -> {});
+    synchronized (this) {
+      listeners.add(listener);
+    }
+    return listener;
+  }
+
+  private void acquired(FencedStore store, Term term, Runnable resign) {
+    try {
+      store.claimEpoch(term);
+    } catch (FencedException e) {
+      synchronized (this) {
+        refused.add(term);
+        if (!tampered) {
+          violations.add(
+              "claim of " + term.describe() + " refused although nobody touched the lease: " + e);
+        }
+      }
+      resign.run();
+      return;
+    } catch (StoreException e) {
+      synchronized (this) {
+        violations.add("claim of " + term.describe() + " failed: " + e.getMessage());
+      }
+      return;
+    }
+    synchronized (this) {
+      Term last = claims.isEmpty() ? null : claims.get(claims.size() - 1);
+      if (last != null && term.epoch() <= last.epoch()) {
+        violations.add("claimed " + term.describe() + " after " + last.describe());
+      }
+      claims.add(term);
+    }
+  }
+
+  /** The term {@code listener} leads with now: held, current and claimed. */
+  public synchronized Optional<Term> leading(RecordingLeadershipListener listener) {
+    return listener.held().filter(t -> t.isCurrent() && !refused.contains(t));
+  }
+
+  /**
+   * A commit of one key by the contender behind {@code listener}, through its own store, checked
+   * against who leads now.
+   */
+  public void commit(
+      RecordingLeadershipListener listener, FencedStore store, String key, List<Term> leaders) {
+    Optional<Term> held = listener.held();
+    if (held.isEmpty() || isRefused(held.get())) {
+      return; // the engine never runs a term whose claim was refused
+    }
+    Term t = held.get();
+    boolean current = t.isCurrent();
+    boolean onlyLeader = current && leaders.size() == 1;
+    long newest = newestClaim();
+    boolean accepted;
+    try {
+      store.commit(Map.of(key, Integer.toString(nextCommit())), t);
+      accepted = true;
+    } catch (StoreException e) {
+      accepted = false;
+    }
+    if (onlyLeader && !accepted) {
+      throw new AssertionError("commit by the only leader " + t.describe() + " was fenced");
+    }
+    if (accepted && !current) {
+      throw new AssertionError("commit by " + t.describe() + " was accepted although it ended");
+    }
+    if (accepted && t.epoch() < newest) {
+      throw new AssertionError(
+          "stale commit by " + t.describe() + " accepted after epoch " + newest + " was claimed");
+    }
+  }
+
+  /**
+   * Checks every property at a quiescent instant.
+   *
+   * @throws AssertionError naming the first violations
+   */
+  public void check(List<Term> leaders) {
+    synchronized (this) {
+      for (RecordingLeadershipListener l : listeners) {
+        violations.addAll(l.violations());
+      }
+      if (!violations.isEmpty()) {
+        throw new AssertionError(String.join("; ", violations));
+      }
+    }
+    long persisted = observer.persistedEpoch().orElse(0);
+    if (persisted < maxPersisted) {
+      throw new AssertionError("persisted epoch fell from " + maxPersisted + " to " + persisted);
+    }
+    maxPersisted = persisted;
+    if (leaders.stream().mapToLong(Term::epoch).distinct().count() < leaders.size()) {
+      throw new AssertionError("two contenders lead with one epoch: " + leaders);
+    }
+    if (!isTampered() && leaders.size() > 1) {
+      throw new AssertionError("two leaders although nobody touched the lease: " + leaders);
+    }
+  }
+
+  private synchronized boolean isRefused(Term t) {
+    return refused.contains(t);
+  }
+
+  private synchronized boolean isTampered() {
+    return tampered;
+  }
+
+  private synchronized int nextCommit() {
+    return ++commits;
+  }
+
+  private synchronized long newestClaim() {
+    return claims.isEmpty() ? 0 : claims.get(claims.size() - 1).epoch();
+  }
+}

@@ -1,0 +1,180 @@
+package io.sf2loki.spi.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochClaim;
+import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.Term;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour of a {@link CheckpointStore} that is also an {@link EpochClaim}, on top of the
+ * {@link CheckpointStoreContract}: a claim moves the persisted epoch strictly upwards, touches no
+ * other key, and of several writers claiming one epoch exactly one succeeds.
+ */
+public abstract class EpochClaimContract extends CheckpointStoreContract {
+
+  private static final String EPOCH = CheckpointToken.RESERVED_EPOCH_KEY;
+
+  /**
+   * Whether the backend applies a conditional write atomically (check and write in one step), as
+   * S3, GCS and the state file's lock do. A test double that checks and then writes in two steps
+   * can let two racing writers both pass, which says nothing about the store under test.
+   */
+  protected boolean backendWritesConditionallyAtomically() {
+    return true;
+  }
+
+  private static EpochClaim claims(CheckpointStore store) {
+    assertThat(store).isInstanceOf(EpochClaim.class);
+    return (EpochClaim) store;
+  }
+
+  @Test
+  void claimAboveThePersistedEpochRecordsItAndKeepsEveryKey() throws Exception {
+    CheckpointStore store = openStore();
+    store.commit(Map.of("a", "1"), epoch(3));
+    claims(openStore()).claimEpoch(epoch(4));
+    assertThat(store.loadAll()).containsOnly(Map.entry("a", "1"), Map.entry(EPOCH, "4"));
+  }
+
+  @Test
+  void claimOnAMissingDocumentCreatesItWithTheEpochOnly() throws Exception {
+    CheckpointStore store = openStore();
+    claims(store).claimEpoch(epoch(1));
+    assertThat(store.loadAll()).containsOnly(Map.entry(EPOCH, "1"));
+  }
+
+  @Test
+  void claimOfAnEpochAlreadyRecordedIsRefusedAndWritesNothing() throws Exception {
+    claims(openStore()).claimEpoch(epoch(5));
+    byte[] before = readRaw().orElseThrow();
+    CheckpointStore rival = openStore();
+    assertThatThrownBy(() -> claims(rival).claimEpoch(new TestFence("replica-b", 5)))
+        .isInstanceOf(FencedException.class)
+        .hasMessageContaining("replica-b")
+        .hasMessageContaining("epoch 5")
+        .hasMessageContaining(rival.location());
+    assertThat(readRaw()).hasValueSatisfying(b -> assertThat(b).isEqualTo(before));
+  }
+
+  @Test
+  void claimBelowThePersistedEpochIsRefused() throws Exception {
+    openStore().commit(Map.of("a", "1"), epoch(8));
+    assertThatThrownBy(() -> claims(openStore()).claimEpoch(epoch(6)))
+        .isInstanceOf(FencedException.class)
+        .hasMessageContaining("epoch 8");
+    assertThat(floor(openStore()).persistedEpoch()).hasValue(8);
+  }
+
+  @Test
+  void claimByAnUnfencedTermWritesNothingWhateverTheStoredEpoch() throws Exception {
+    CheckpointStore store = openStore();
+    claims(store).claimEpoch(UNFENCED);
+    assertThat(readRaw()).isEmpty();
+    store.commit(Map.of("a", "1"), epoch(4));
+    byte[] before = readRaw().orElseThrow();
+    claims(store).claimEpoch(UNFENCED);
+    assertThat(readRaw()).hasValueSatisfying(b -> assertThat(b).isEqualTo(before));
+  }
+
+  /** A term like the noop coordinator's: epoch 0, no fencing epoch. */
+  private static final Term UNFENCED =
+      new Term() {
+        @Override
+        public long epoch() {
+          return 0;
+        }
+
+        @Override
+        public String holder() {
+          return "single-instance";
+        }
+
+        @Override
+        public OptionalLong fencingEpoch() {
+          return OptionalLong.empty();
+        }
+
+        @Override
+        public boolean isCurrent() {
+          return true;
+        }
+      };
+
+  @Test
+  void claimByATermNoLongerCurrentIsRefusedBeforeAnyWrite() throws Exception {
+    assertThatThrownBy(() -> claims(openStore()).claimEpoch(epoch(2).lose()))
+        .isInstanceOf(FencedException.class);
+    assertThat(readRaw()).isEmpty();
+  }
+
+  @Test
+  void claimedTermCommitsAtItsEpochAndTheLoserIsFencedOnce() throws Exception {
+    CheckpointStore winner = openStore();
+    CheckpointStore loser = openStore();
+    claims(winner).claimEpoch(epoch(7));
+    assertThatThrownBy(() -> claims(loser).claimEpoch(epoch(7)))
+        .isInstanceOf(FencedException.class);
+    winner.commit(Map.of("a", "1"), epoch(7));
+    assertThat(winner.loadAll()).containsOnly(Map.entry("a", "1"), Map.entry(EPOCH, "7"));
+  }
+
+  @Test
+  void ofWritersRacingToClaimOneEpochExactlyOneSucceeds() throws Exception {
+    assumeTrue(
+        backendWritesConditionallyAtomically(),
+        "the backend double checks preconditions and writes in two steps");
+    int writers = 4;
+    for (int round = 1; round <= 5; round++) {
+      List<CheckpointStore> stores = new ArrayList<>();
+      for (int i = 0; i < writers; i++) {
+        stores.add(openStore());
+      }
+      long claimed = round * 10L;
+      CountDownLatch start = new CountDownLatch(1);
+      ExecutorService pool = Executors.newFixedThreadPool(writers);
+      try {
+        List<Future<Boolean>> results = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+          CheckpointStore store = stores.get(i);
+          TestFence term = new TestFence("replica-" + i, claimed);
+          results.add(pool.submit(() -> claimRacing(store, term, start)));
+        }
+        start.countDown();
+        int winners = 0;
+        for (Future<Boolean> r : results) {
+          winners += r.get(60, TimeUnit.SECONDS) ? 1 : 0;
+        }
+        assertThat(winners).as("winners of round %d", round).isEqualTo(1);
+        assertThat(floor(openStore()).persistedEpoch()).hasValue(claimed);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  private static boolean claimRacing(CheckpointStore store, TestFence term, CountDownLatch start)
+      throws InterruptedException {
+    start.await();
+    try {
+      claims(store).claimEpoch(term);
+      return true;
+    } catch (FencedException e) {
+      return false;
+    }
+  }
+}
