@@ -22,6 +22,9 @@ final class ElfCursors {
 
   private static final Logger LOG = LoggerFactory.getLogger(ElfCursors.class);
 
+  /** Above this many (id, CreatedDate) pairs a checkpoint is logged at WARN (once per crossing). */
+  static final int WARN_PAIRS = 5000;
+
   private final Map<String, ElfCheckpoint> cursors = new ConcurrentHashMap<>();
   private final Map<String, String> carried = new ConcurrentHashMap<>();
   private final Duration lookback;
@@ -51,7 +54,16 @@ final class ElfCursors {
 
   /** Moves the in-memory cursor; no token carries it yet. */
   void update(String type, ElfCheckpoint cursor) {
-    cursors.put(type, cursor);
+    ElfCheckpoint previous = cursors.put(type, cursor);
+    if (cursor.seen().size() > WARN_PAIRS
+        && (previous == null || previous.seen().size() <= WARN_PAIRS)) {
+      LOG.warn(
+          "checkpoint {} holds {} file ids (more than {}): many files share the watermark date or"
+              + " many zero-row files wait behind it",
+          key(type),
+          cursor.seen().size(),
+          WARN_PAIRS);
+    }
   }
 
   /** Records that a queued entry carries {@code cursor}. */
