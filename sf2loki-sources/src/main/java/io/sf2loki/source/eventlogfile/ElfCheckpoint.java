@@ -18,7 +18,8 @@ import java.util.Optional;
  * The per-type EventLogFile cursor, compatible with the Python sf2loki: {@code {"ids": [["<file
  * id>", "<raw CreatedDate>"], ...], "last_created": "<raw CreatedDate>"}}. It holds every pair at
  * the watermark plus the last {@value #OLDER_KEPT} older ones, so a boundary file is never re-read
- * and a regenerated file (same id, newer CreatedDate) is. Immutable.
+ * and a regenerated file (same id, newer CreatedDate) is. It may also hold pairs newer than the
+ * watermark: zero-row files, which are recorded without moving it ({@link #remember}). Immutable.
  *
  * @param seen (id, raw CreatedDate) pairs in processing order; a legacy bare id has an empty date
  *     and matches any date
@@ -120,10 +121,31 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
     return false;
   }
 
-  /** The cursor after processing {@code id} created at {@code createdRaw}. */
+  /**
+   * The cursor after processing {@code id} created at {@code createdRaw}: the pair is recorded and
+   * the watermark moves up to {@code createdRaw} (never backwards).
+   */
   public ElfCheckpoint advance(String id, String createdRaw) {
     Instant created = EventTimes.parse(createdRaw).orElseThrow();
-    String last = created.isAfter(watermark()) ? createdRaw : lastCreated;
+    return withPair(id, createdRaw, created.isAfter(watermark()) ? createdRaw : lastCreated);
+  }
+
+  /**
+   * The cursor after a file that may not move the watermark (a zero-row file, salesforce-api.md
+   * §7.4): the pair is recorded, so the file is not downloaded again, and {@code last_created}
+   * stays. A pair newer than the watermark is kept until a later advance passes it.
+   */
+  public ElfCheckpoint remember(String id, String createdRaw) {
+    EventTimes.parse(createdRaw).orElseThrow();
+    return withPair(id, createdRaw, lastCreated);
+  }
+
+  /**
+   * Adds the pair (replacing an older version of the same id: a regenerated file) and prunes: every
+   * pair at or after the watermark {@code last} is kept, plus the last {@value #OLDER_KEPT} older
+   * ones (legacy bare ids count as older).
+   */
+  private ElfCheckpoint withPair(String id, String createdRaw, String last) {
     Instant mark = EventTimes.parse(last).orElseThrow();
     List<Seen> all = new ArrayList<>();
     for (Seen s : seen) {
@@ -132,16 +154,16 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
       }
     }
     all.add(new Seen(id, createdRaw));
-    List<Seen> atMark = new ArrayList<>();
+    List<Seen> current = new ArrayList<>();
     List<Seen> older = new ArrayList<>();
     for (Seen s : all) {
       Optional<Instant> t =
           s.created().isEmpty() ? Optional.empty() : EventTimes.parse(s.created());
-      (t.isPresent() && t.get().equals(mark) ? atMark : older).add(s);
+      (t.isPresent() && !t.get().isBefore(mark) ? current : older).add(s);
     }
     List<Seen> kept =
         new ArrayList<>(older.subList(Math.max(0, older.size() - OLDER_KEPT), older.size()));
-    kept.addAll(atMark);
+    kept.addAll(current);
     return new ElfCheckpoint(kept, last);
   }
 

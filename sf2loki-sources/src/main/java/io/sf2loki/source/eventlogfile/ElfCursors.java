@@ -12,14 +12,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The per-type cursors of one run: loaded once from the committed checkpoint, then kept in memory
- * as entries are queued (the committed value lags behind what was queued). A corrupt stored value
- * is a WARN plus {@code sf2loki_checkpoint_load_errors{source=eventlogfile}} and the lookback.
+ * as files are processed (the committed value lags behind what was queued). Alongside each cursor
+ * it keeps the value the last queued token carried, so the end of a type's cycle knows whether an
+ * advance still has to ride on a checkpoint-only token (salesforce-api.md §7.4). A corrupt stored
+ * value is a WARN plus {@code sf2loki_checkpoint_load_errors{source=eventlogfile}} and the
+ * lookback.
  */
 final class ElfCursors {
 
   private static final Logger LOG = LoggerFactory.getLogger(ElfCursors.class);
 
+  /** Above this many (id, CreatedDate) pairs a checkpoint is logged at WARN (once per crossing). */
+  static final int WARN_PAIRS = 5000;
+
   private final Map<String, ElfCheckpoint> cursors = new ConcurrentHashMap<>();
+  private final Map<String, String> carried = new ConcurrentHashMap<>();
   private final Duration lookback;
   private final ServerClock serverClock;
   private final ElfMetrics metrics;
@@ -36,11 +43,41 @@ final class ElfCursors {
   }
 
   ElfCheckpoint current(String type, SourceContext ctx) {
-    return cursors.computeIfAbsent(type, t -> load(t, ctx));
+    return cursors.computeIfAbsent(
+        type,
+        t -> {
+          ElfCheckpoint loaded = load(t, ctx);
+          carried.put(t, loaded.format()); // stored already, or the lookback: nothing to carry
+          return loaded;
+        });
   }
 
+  /** Moves the in-memory cursor; no token carries it yet. */
   void update(String type, ElfCheckpoint cursor) {
-    cursors.put(type, cursor);
+    ElfCheckpoint previous = cursors.put(type, cursor);
+    if (cursor.seen().size() > WARN_PAIRS
+        && (previous == null || previous.seen().size() <= WARN_PAIRS)) {
+      LOG.warn(
+          "checkpoint {} holds {} file ids (more than {}): many files share the watermark date or"
+              + " many zero-row files wait behind it",
+          key(type),
+          cursor.seen().size(),
+          WARN_PAIRS);
+    }
+  }
+
+  /** Records that a queued entry carries {@code cursor}. */
+  void carried(String type, ElfCheckpoint cursor) {
+    carried.put(type, cursor.format());
+  }
+
+  /** The cursor when no queued entry carries it yet, else empty. */
+  Optional<ElfCheckpoint> uncarried(String type) {
+    ElfCheckpoint cursor = cursors.get(type);
+    if (cursor == null || cursor.format().equals(carried.get(type))) {
+      return Optional.empty();
+    }
+    return Optional.of(cursor);
   }
 
   private ElfCheckpoint load(String type, SourceContext ctx) {

@@ -1,7 +1,5 @@
 package io.sf2loki.source.eventlogfile;
 
-import io.sf2loki.model.CheckpointToken;
-import io.sf2loki.model.LogEntry;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.shape.Shaped;
 import io.sf2loki.shape.Shaper;
@@ -37,11 +35,11 @@ final class ElfEntries {
   }
 
   /**
-   * The entry of {@code row} carrying {@code token}, or empty when a transform dropped the row or
-   * sampling left it out (both counted by the shaper).
+   * The shaped {@code row}, or empty when a transform dropped the row or sampling left it out (both
+   * counted by the shaper). The caller picks the checkpoint the entry carries ({@link
+   * Shaped.Kept#entry}), since only the file's last kept row carries the advanced one.
    */
-  Optional<LogEntry> row(
-      TypeShaping type, Map<String, String> row, ElfFile file, CheckpointToken token) {
+  Optional<Shaped.Kept> row(TypeShaping type, Map<String, String> row, ElfFile file) {
     Shaped shaped =
         shaper.shape(
             type,
@@ -49,9 +47,6 @@ final class ElfEntries {
             SAMPLE_KEY,
             timeFields,
             Optional.of(file.created()));
-    if (shaped instanceof Shaped.Kept kept) {
-      return Optional.of(kept.entry(Optional.of(token)));
-    }
-    return Optional.empty();
+    return shaped instanceof Shaped.Kept kept ? Optional.of(kept) : Optional.empty();
   }
 }

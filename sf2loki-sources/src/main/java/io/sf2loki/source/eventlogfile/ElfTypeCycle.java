@@ -1,6 +1,5 @@
 package io.sf2loki.source.eventlogfile;
 
-import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
@@ -9,11 +8,10 @@ import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.salesforce.soql.Condition;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.salesforce.soql.SoqlQuery;
-import io.sf2loki.shape.TypeShaping;
 import io.sf2loki.spi.SourceContext;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,10 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One event type's work in one cycle: list files from the cursor, and for each unseen file in
- * (CreatedDate, Id) order download it into a spool, emit its rows carrying the pre-file checkpoint
- * and then a checkpoint-only entry with the advanced one (invariant 1). Listing repeats while pages
- * are full. Strictly sequential; one instance serves all types (state lives in {@link ElfCursors}).
+ * One event type's work in one cycle: list files from the watermark, and for each unseen file in
+ * (CreatedDate, Id) order download it into a spool and emit its rows with the checkpoint carrying
+ * of salesforce-api.md §7.4 ({@link ElfFileRows}): every row but the file's last kept one carries
+ * the pre-file checkpoint, the last carries the advanced one (invariant 1). A zero-row file is
+ * recorded in the id set without moving the watermark. Whatever advance no emitted entry carried (a
+ * file whose rows were all dropped, a zero-row file, an abandoned file) rides on one
+ * checkpoint-only token at the end of the type's cycle. Listing repeats while pages are full, from
+ * the last listed CreatedDate. Strictly sequential; one instance serves all types (state lives in
+ * {@link ElfCursors}).
  */
 final class ElfTypeCycle {
 
@@ -49,7 +52,7 @@ final class ElfTypeCycle {
   private final SalesforceRestClient rest;
   private final ServerClock serverClock;
   private final ElfCursors cursors;
-  private final ElfEntries entries;
+  private final ElfFileRows fileRows;
   private final ElfMetrics metrics;
   private final Escalation escalation;
 
@@ -58,32 +61,61 @@ final class ElfTypeCycle {
       SalesforceRestClient rest,
       ServerClock serverClock,
       ElfCursors cursors,
-      ElfEntries entries,
+      ElfFileRows fileRows,
       ElfMetrics metrics,
       Escalation escalation) {
     this.config = config;
     this.rest = rest;
     this.serverClock = serverClock;
     this.cursors = cursors;
-    this.entries = entries;
+    this.fileRows = fileRows;
     this.metrics = metrics;
     this.escalation = escalation;
   }
 
-  /** The listing query for {@code type} from {@code cursor}. */
-  String listingQuery(String type, ElfCheckpoint cursor) {
+  /** The listing query for {@code type} from {@code from} (inclusive). */
+  String listingQuery(String type, Instant from) {
     return SoqlQuery.select(LISTING_FIELDS)
         .from("EventLogFile")
         .where(Condition.equalTo("EventType", Soql.stringLiteral(Soql.identifier(type))))
         .where(Condition.equalTo("Interval", Soql.intervalLiteral(config.interval())))
-        .where(Condition.atLeast("CreatedDate", Soql.datetimeLiteral(cursor.watermark())))
+        .where(Condition.atLeast("CreatedDate", Soql.datetimeLiteral(from)))
         .orderBy("CreatedDate", "Id")
         .limit(config.pageSize())
         .build();
   }
 
+  /** Runs the type, then queues the advance no emitted entry carried (also after an auth error). */
   Outcome run(String type, SourceContext ctx, AtomicBoolean throttled)
       throws AuthException, InterruptedException {
+    Outcome outcome;
+    try {
+      outcome = drain(type, ctx, throttled);
+    } catch (AuthException e) {
+      carryRemainder(type, ctx);
+      throw e;
+    }
+    carryRemainder(type, ctx);
+    return outcome;
+  }
+
+  private void carryRemainder(String type, SourceContext ctx) throws InterruptedException {
+    Optional<ElfCheckpoint> open = cursors.uncarried(type);
+    if (open.isPresent()) {
+      ctx.emit(LogEntry.checkpointOnly(ElfFileRows.token(type, open.get())));
+      cursors.carried(type, open.get());
+    }
+  }
+
+  /**
+   * Lists and processes pages. The query starts at the watermark and moves to the last listed
+   * CreatedDate after each full page (files on it are processed or already in the id set), so
+   * zero-row files that hold the watermark back cannot hold the listing back. A full page that ends
+   * where it started is a stall: more than page_size files share one CreatedDate.
+   */
+  private Outcome drain(String type, SourceContext ctx, AtomicBoolean throttled)
+      throws AuthException, InterruptedException {
+    Instant from = cursors.current(type, ctx).watermark();
     while (true) {
       if (ctx.stopRequested()) {
         return Outcome.STOPPED;
@@ -94,7 +126,7 @@ final class ElfTypeCycle {
       ElfCheckpoint cursor = cursors.current(type, ctx);
       List<ElfFile> files;
       try {
-        files = list(type, cursor);
+        files = list(type, from);
       } catch (ThrottledException e) {
         throttled.set(true);
         metrics.throttled("soql");
@@ -123,22 +155,24 @@ final class ElfTypeCycle {
       if (files.size() < config.pageSize()) {
         return Outcome.DONE;
       }
-      if (fresh.isEmpty()) {
+      Instant lastListed = files.get(files.size() - 1).created();
+      if (fresh.isEmpty() && !lastListed.isAfter(from)) {
         LOG.warn(
             "EventLogFile {}: a full page of {} files at {} holds nothing new; more files share one"
                 + " CreatedDate than page_size, stopping this type for the cycle",
             type,
             files.size(),
-            cursor.lastCreated());
+            files.get(0).createdRaw());
         return Outcome.STALLED;
       }
+      from = lastListed;
     }
   }
 
-  private List<ElfFile> list(String type, ElfCheckpoint cursor)
+  private List<ElfFile> list(String type, Instant from)
       throws SalesforceApiException, AuthException, InterruptedException {
     List<ElfFile> files = new ArrayList<>();
-    for (var r : rest.query(listingQuery(type, cursor)).records()) {
+    for (var r : rest.query(listingQuery(type, from)).records()) {
       Optional<ElfFile> f = ElfFile.of(r, type, config.interval());
       if (f.isPresent()) {
         files.add(f.get());
@@ -172,19 +206,39 @@ final class ElfTypeCycle {
       return Outcome.THROTTLED;
     } catch (SalesforceApiException e) {
       metrics.downloadError(e.reason());
-      return downloadFailed(type, f, ctx, before, e);
+      return downloadFailed(type, f, before, e);
     }
+    ElfCheckpoint after = before.advance(f.id(), f.createdRaw());
+    ElfFileRows.Emitted emitted;
     try (Spool body = spool.get()) {
-      if (!emitRows(type, f, body, ctx, before)) {
-        return Outcome.STOPPED; // mid-file: the cursor stays before the file, which is re-read
-      }
+      emitted = fileRows.emit(type, f, config.shapingOf(type), body, ctx, before, after);
     } catch (IOException | UncheckedIOException e) {
       metrics.downloadError("csv");
-      return downloadFailed(type, f, ctx, before, e);
+      return downloadFailed(type, f, before, e);
     }
     escalation.succeeded("download " + type);
-    advance(type, f, ctx, before);
-    return ctx.stopRequested() ? Outcome.STOPPED : Outcome.DONE;
+    return afterRows(type, f, before, after, emitted);
+  }
+
+  /** Moves the in-memory cursor as far as §7.4 allows after one file's rows were emitted. */
+  private Outcome afterRows(
+      String type, ElfFile f, ElfCheckpoint before, ElfCheckpoint after, ElfFileRows.Emitted e) {
+    if (!e.complete()) {
+      if (e.entries() > 0) {
+        cursors.carried(type, before);
+      }
+      return Outcome.STOPPED; // mid-file: the cursor stays before the file, which is re-read
+    }
+    if (e.rows() == 0) {
+      LOG.debug("EventLogFile {} {} has no rows; the watermark stays", type, f.id());
+      cursors.update(type, before.remember(f.id(), f.createdRaw()));
+    } else {
+      cursors.update(type, after);
+      if (e.entries() > 0) {
+        cursors.carried(type, after); // the last kept row carries it
+      }
+    }
+    return Outcome.DONE;
   }
 
   private Spool download(String type, ElfFile f)
@@ -197,46 +251,7 @@ final class ElfTypeCycle {
     return spool;
   }
 
-  /**
-   * Emits the shaped rows, each carrying the pre-file checkpoint; a dropped or sampled-out row
-   * emits nothing, since the file-completing checkpoint always follows as its own checkpoint-only
-   * entry ({@link #advance}). False when a stop arrived before the last row.
-   */
-  private boolean emitRows(
-      String type, ElfFile f, Spool body, SourceContext ctx, ElfCheckpoint before)
-      throws IOException, InterruptedException {
-    CheckpointToken token = new CheckpointToken(ElfCursors.key(type), before.format());
-    TypeShaping shaping = config.shapingOf(type);
-    long rows = 0;
-    try (InputStream in = body.open();
-        CsvRows csv = new CsvRows(in)) {
-      while (csv.hasNext()) {
-        if (ctx.stopRequested()) {
-          return false;
-        }
-        Optional<LogEntry> entry = entries.row(shaping, csv.next(), f, token);
-        if (entry.isPresent()) {
-          ctx.emit(entry.get());
-          rows++;
-        }
-      }
-    } finally {
-      metrics.rowsIngested(type, rows);
-    }
-    return true;
-  }
-
-  /** Rows before carried {@code before}; this queues the advanced cursor behind them. */
-  private void advance(String type, ElfFile f, SourceContext ctx, ElfCheckpoint before)
-      throws InterruptedException {
-    ElfCheckpoint after = before.advance(f.id(), f.createdRaw());
-    ctx.emit(LogEntry.checkpointOnly(new CheckpointToken(ElfCursors.key(type), after.format())));
-    cursors.update(type, after);
-  }
-
-  private Outcome downloadFailed(
-      String type, ElfFile f, SourceContext ctx, ElfCheckpoint before, Exception e)
-      throws InterruptedException {
+  private Outcome downloadFailed(String type, ElfFile f, ElfCheckpoint before, Exception e) {
     if (f.created().isBefore(serverClock.now().minus(config.downloadMaxAge()))) {
       LOG.error(
           "EventLogFile {} {} (created {}) keeps failing and is older than download_max_age;"
@@ -245,7 +260,7 @@ final class ElfTypeCycle {
           f.id(),
           f.createdRaw(),
           e.getMessage());
-      advance(type, f, ctx, before);
+      cursors.update(type, before.advance(f.id(), f.createdRaw())); // carried by a later token
       return Outcome.DONE;
     }
     escalation.failed(

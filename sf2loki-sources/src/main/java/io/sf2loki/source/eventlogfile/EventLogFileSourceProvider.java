@@ -105,7 +105,14 @@ public final class EventLogFileSourceProvider implements SourceProvider {
             env.metrics());
     ElfEntries entries = new ElfEntries(shaper, config.timestampColumn());
     ElfTypeCycle cycle =
-        new ElfTypeCycle(config, rest, serverClock, cursors, entries, metrics, escalation);
+        new ElfTypeCycle(
+            config,
+            rest,
+            serverClock,
+            cursors,
+            new ElfFileRows(entries, metrics),
+            metrics,
+            escalation);
     return new EventLogFileSource(
         config, rest, cycle, metrics, env.ticker(), escalation, env.categoryOwnership(), resources);
   }

@@ -72,6 +72,28 @@ class ElfCheckpointTest {
   }
 
   @Test
+  void rememberRecordsAZeroRowFileWithoutMovingTheWatermark() {
+    ElfCheckpoint cp = ElfCheckpoint.initial(T1).remember("0ATD00000000001AAA", T2);
+    assertThat(cp.lastCreated()).isEqualTo(T1);
+    assertThat(cp.contains("0ATD00000000001AAA", Instant.parse("2026-06-30T02:00:00Z"))).isTrue();
+    assertThat(ElfCheckpoint.parse(cp.format())).isEqualTo(cp);
+  }
+
+  @Test
+  void pairsNewerThanTheWatermarkAreKeptUntilAnAdvancePassesThem() {
+    ElfCheckpoint cp = ElfCheckpoint.initial(T1);
+    Instant base = Instant.parse("2026-06-30T01:00:01Z");
+    for (int i = 0; i < 300; i++) {
+      cp = cp.remember(String.format("0ATD%011dAAA", i), base.plusSeconds(i).toString());
+    }
+    assertThat(cp.seen()).hasSize(300);
+    assertThat(cp.contains("0ATD00000000000AAA", base)).isTrue();
+    cp = cp.advance("0ATE00000000001AAA", "2026-06-30T03:00:00.000+0000");
+    assertThat(cp.seen()).hasSize(200 + 1);
+    assertThat(cp.contains("0ATD00000000000AAA", base)).isFalse();
+  }
+
+  @Test
   void watermarkNeverMovesBackwards() {
     ElfCheckpoint cp = ElfCheckpoint.initial(T2).advance("0ATD00000000001AAA", T1);
     assertThat(cp.lastCreated()).isEqualTo(T2);

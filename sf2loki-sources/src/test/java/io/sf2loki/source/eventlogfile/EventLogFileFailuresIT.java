@@ -70,15 +70,29 @@ class EventLogFileFailuresIT {
   }
 
   @Test
-  void fileFailingPastDownloadMaxAgeIsAbandonedAndTheNextOneRead() throws Exception {
+  void fileFailingPastDownloadMaxAgeIsAbandonedAndTheNextFilesRowsCarryThatAdvance()
+      throws Exception {
     LogFileSpec old = fx.file("Login", 30 * 60, 3);
-    fx.file("Login", 30, 4);
+    LogFileSpec next = fx.file("Login", 30, 4);
     fx.sf.inject(Fault.serverError(Fault.Route.LOGFILE));
     RecordingSourceContext ctx = cycle(ElfFixture.config(List.of("Login")));
     assertThat(ctx.rows()).hasSize(4);
-    assertThat(ctx.checkpointOnlyTokens()).hasSize(2);
-    ElfCheckpoint first = ElfCheckpoint.parse(ctx.checkpointOnlyTokens().get(0).value());
-    assertThat(first.contains(old.id(), old.createdDate())).isTrue();
+    assertThat(ctx.checkpointOnlyTokens()).isEmpty();
+    ElfCheckpoint carried =
+        ElfCheckpoint.parse(ctx.rows().get(0).checkpoint().orElseThrow().value());
+    assertThat(carried.contains(old.id(), old.createdDate())).isTrue();
+    assertThat(carried.contains(next.id(), next.createdDate())).isFalse();
+  }
+
+  @Test
+  void abandonedLastFileIsCarriedByTheEndOfTypeToken() throws Exception {
+    LogFileSpec old = fx.file("Login", 30 * 60, 3);
+    fx.sf.inject(Fault.serverError(Fault.Route.LOGFILE));
+    RecordingSourceContext ctx = cycle(ElfFixture.config(List.of("Login")));
+    assertThat(ctx.entries()).hasSize(1);
+    ElfCheckpoint end = ElfCheckpoint.parse(ctx.checkpointOnlyTokens().get(0).value());
+    assertThat(end.contains(old.id(), old.createdDate())).isTrue();
+    assertThat(end.watermark()).isEqualTo(old.createdDate());
   }
 
   @Test
@@ -116,12 +130,16 @@ class EventLogFileFailuresIT {
 
   @Test
   void settleWindowDefersFilesYoungerThanTheWindow() throws Exception {
-    fx.file("Login", 20, 3);
-    fx.file("Login", 2, 4);
+    LogFileSpec settled = fx.file("Login", 20, 3);
+    LogFileSpec young = fx.file("Login", 2, 4);
     RecordingSourceContext ctx =
         cycle(ElfFixture.config(List.of("Login"), 1000, Duration.ofMinutes(5)));
     assertThat(ctx.rows()).hasSize(3);
-    assertThat(ctx.checkpointOnlyTokens()).hasSize(1);
+    assertThat(ctx.checkpointOnlyTokens()).isEmpty();
+    ElfCheckpoint committed = ElfCheckpoint.parse(ctx.deliverAll().get("eventlogfile:Login"));
+    assertThat(committed.contains(settled.id(), settled.createdDate())).isTrue();
+    assertThat(committed.contains(young.id(), young.createdDate())).isFalse();
+    assertThat(committed.watermark()).isEqualTo(settled.createdDate());
   }
 
   @Test

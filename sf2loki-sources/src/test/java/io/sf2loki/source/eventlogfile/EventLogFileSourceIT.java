@@ -69,21 +69,21 @@ class EventLogFileSourceIT {
   }
 
   @Test
-  void cursorAdvancesPastAFileOnlyAfterItsLastRow() throws Exception {
+  void lastRowCarriesTheAdvancedCheckpointAndEveryEarlierRowThePreFileOne() throws Exception {
     LogFileSpec f = fx.file("Login", 30, 5);
     RecordingSourceContext ctx = new RecordingSourceContext();
     fx.source(ElfFixture.config(List.of("Login"))).cycleOnce(ctx);
     List<LogEntry> all = ctx.entries();
-    assertThat(all).hasSize(6);
+    assertThat(all).hasSize(5).noneMatch(LogEntry::isCheckpointOnly);
     String before = all.get(0).checkpoint().orElseThrow().value();
-    assertThat(all.subList(0, 5))
+    assertThat(all.subList(0, 4))
         .allSatisfy(e -> assertThat(e.checkpoint().orElseThrow().value()).isEqualTo(before));
-    LogEntry last = all.get(5);
-    assertThat(last.isCheckpointOnly()).isTrue();
+    assertThat(ElfCheckpoint.parse(before).contains(f.id(), f.createdDate())).isFalse();
+    LogEntry last = all.get(4);
     assertThat(last.checkpoint().orElseThrow().key()).isEqualTo("eventlogfile:Login");
     ElfCheckpoint after = ElfCheckpoint.parse(last.checkpoint().orElseThrow().value());
     assertThat(after.contains(f.id(), f.createdDate())).isTrue();
-    assertThat(ElfCheckpoint.parse(before).contains(f.id(), f.createdDate())).isFalse();
+    assertThat(after.watermark()).isEqualTo(f.createdDate());
   }
 
   @Test
