@@ -1,6 +1,5 @@
 package io.sf2loki.daemon;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.Sf2LokiConfig;
@@ -39,7 +38,7 @@ final class DaemonService implements DaemonRunner {
         config.coordinatorType(),
         config.sources().keySet());
     Clock clock = Clock.systemUTC();
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PrometheusMeterRegistry registry = PrometheusRegistries.create(BuildInfo.version());
     StopTrigger stop = new StopTrigger();
     CountDownLatch finished = new CountDownLatch(1);
     int[] exitCode = {1}; // stays 1 if the drain hangs past the grace and the hook halts
