@@ -148,11 +148,7 @@ final class FileLeaseWorld {
   }
 
   private List<Term> leaders() {
-    List<Term> leading = new ArrayList<>();
-    for (Slot s : slots) {
-      ledger.leading(s.contender.listener()).ifPresent(leading::add);
-    }
-    return leading;
+    return ledger.leaders(slots.stream().map(s -> s.contender.listener()).toList());
   }
 
   /** The engine campaigns again with a fresh coordinator after a refused claim. */

@@ -92,6 +92,15 @@ public final class TermLedger {
     return listener.held().filter(t -> t.isCurrent() && !refused.contains(t));
   }
 
+  /** The terms the contenders behind {@code listeners} lead with now. */
+  public List<Term> leaders(List<RecordingLeadershipListener> listeners) {
+    List<Term> leading = new ArrayList<>();
+    for (RecordingLeadershipListener l : listeners) {
+      leading(l).ifPresent(leading::add);
+    }
+    return leading;
+  }
+
   /**
    * A commit of one key by the contender behind {@code listener}, through its own store, checked
    * against who leads now.

@@ -78,11 +78,22 @@ public abstract class CheckpointStoreContract {
   public static final class TestFence implements Term {
     private final String holder;
     private final long epoch;
+    private final boolean fenced;
     private volatile boolean current = true;
 
     public TestFence(String holder, long epoch) {
+      this(holder, epoch, true);
+    }
+
+    private TestFence(String holder, long epoch, boolean fenced) {
       this.holder = holder;
       this.epoch = epoch;
+      this.fenced = fenced;
+    }
+
+    /** A term like the {@code noop} coordinator's: epoch 0 and no fencing epoch. */
+    public static TestFence unfenced(String holder) {
+      return new TestFence(holder, 0, false);
     }
 
     public TestFence lose() {
@@ -93,6 +104,11 @@ public abstract class CheckpointStoreContract {
     @Override
     public long epoch() {
       return epoch;
+    }
+
+    @Override
+    public OptionalLong fencingEpoch() {
+      return fenced ? OptionalLong.of(epoch) : OptionalLong.empty();
     }
 
     @Override

@@ -8,11 +8,9 @@ import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.FencedException;
-import io.sf2loki.spi.Term;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,29 +89,7 @@ public abstract class EpochClaimContract extends CheckpointStoreContract {
     assertThat(readRaw()).hasValueSatisfying(b -> assertThat(b).isEqualTo(before));
   }
 
-  /** A term like the noop coordinator's: epoch 0, no fencing epoch. */
-  private static final Term UNFENCED =
-      new Term() {
-        @Override
-        public long epoch() {
-          return 0;
-        }
-
-        @Override
-        public String holder() {
-          return "single-instance";
-        }
-
-        @Override
-        public OptionalLong fencingEpoch() {
-          return OptionalLong.empty();
-        }
-
-        @Override
-        public boolean isCurrent() {
-          return true;
-        }
-      };
+  private static final TestFence UNFENCED = TestFence.unfenced("single-instance");
 
   @Test
   void claimByATermNoLongerCurrentIsRefusedBeforeAnyWrite() throws Exception {
