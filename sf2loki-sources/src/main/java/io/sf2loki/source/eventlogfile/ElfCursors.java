@@ -1,5 +1,6 @@
 package io.sf2loki.source.eventlogfile;
 
+import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.spi.SourceContext;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.salesforce.soql.Condition;
 import io.sf2loki.salesforce.soql.Soql;

@@ -6,6 +6,7 @@ import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.PemKeys;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
 import io.sf2loki.shape.Shaper;

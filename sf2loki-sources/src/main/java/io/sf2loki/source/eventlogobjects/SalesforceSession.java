@@ -4,6 +4,7 @@ import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.spi.SourceEnvironment;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 

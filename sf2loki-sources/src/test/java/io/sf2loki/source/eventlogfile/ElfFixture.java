@@ -9,6 +9,7 @@ import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.shape.CategoryOwnership;
 import io.sf2loki.spi.SourceEnvironment;
