@@ -3,11 +3,11 @@ package io.sf2loki.loki;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.xerial.snappy.Snappy;
 
@@ -142,27 +142,28 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
   /**
    * The entry's structured-metadata fields, serialised (pairs sorted by name, as LogEntry keeps).
    */
-  private static byte[] metadata(Map<String, String> metadata) throws IOException {
-    if (metadata.isEmpty()) {
+  private static byte[] metadata(StringMap metadata) throws IOException {
+    int n = metadata.size();
+    if (n == 0) {
       return NO_BYTES;
     }
-    int[] sizes = new int[metadata.size()];
+    int[] sizes = new int[n];
     int total = 0;
-    int i = 0;
-    for (Map.Entry<String, String> m : metadata.entrySet()) {
-      sizes[i] = pairSize(m.getKey(), m.getValue());
-      total += delimited(ENTRY_METADATA, sizes[i++]);
+    for (int i = 0; i < n; i++) {
+      sizes[i] = pairSize(metadata.keyAt(i), metadata.valueAt(i));
+      total += delimited(ENTRY_METADATA, sizes[i]);
     }
     byte[] bytes = new byte[total];
     CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    i = 0;
-    for (Map.Entry<String, String> m : metadata.entrySet()) {
-      header(out, ENTRY_METADATA, sizes[i++]);
-      if (!m.getKey().isEmpty()) {
-        out.writeString(PAIR_NAME, m.getKey());
+    for (int i = 0; i < n; i++) {
+      header(out, ENTRY_METADATA, sizes[i]);
+      String name = metadata.keyAt(i);
+      String value = metadata.valueAt(i);
+      if (!name.isEmpty()) {
+        out.writeString(PAIR_NAME, name);
       }
-      if (!m.getValue().isEmpty()) {
-        out.writeString(PAIR_VALUE, m.getValue());
+      if (!value.isEmpty()) {
+        out.writeString(PAIR_VALUE, value);
       }
     }
     out.checkNoSpaceLeft();
