@@ -208,7 +208,7 @@ public final class FakeLoki implements AutoCloseable {
       return;
     }
     Ingester.Outcome outcome = ingester.ingest(streams, List.copyOf(rejections));
-    pushes.add(new RecordedPush(headers, body.length, streams, outcome.status()));
+    pushes.add(new RecordedPush(headers, body.length, outcome.streams(), outcome.status()));
     respond(ex, outcome.status(), "text/plain", outcome.message());
   }
 
