@@ -1,6 +1,5 @@
 package io.sf2loki.testkit.loki;
 
-import com.google.protobuf.UnsafeByteOperations;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -159,7 +158,7 @@ final class ProtobufPushReader {
   }
 
   private void validUtf8(int offset, int length) throws MalformedException {
-    if (!UnsafeByteOperations.unsafeWrap(body, offset, length).isValidUtf8()) {
+    if (!Utf8Check.isValid(body, offset, length)) {
       throw new MalformedException("string field at byte " + offset + " is not valid UTF-8");
     }
   }

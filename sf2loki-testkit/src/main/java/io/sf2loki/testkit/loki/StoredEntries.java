@@ -1,6 +1,7 @@
 package io.sf2loki.testkit.loki;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -78,47 +79,85 @@ final class StoredEntries {
     size = 0;
   }
 
-  /** An open-addressing map from a timestamp to a slot, with no boxing. */
+  /**
+   * A stream's map from a timestamp to its newest slot. Lines mostly arrive in timestamp order, so
+   * the keys go into a sorted column by appending, and a newer timestamp than every stored one is
+   * answered with one comparison; an older, unseen timestamp goes to a hash map on the side.
+   */
   private static final class TimestampIndex {
     private long[] keys = new long[16];
-    private int[] slots = new int[16]; // slot + 1; 0 = empty
+    private int[] slots = new int[16];
+    private int sorted;
+    private final LongIntMap older = new LongIntMap();
+
+    int get(long key) {
+      if (sorted == 0 || key > keys[sorted - 1]) {
+        return -1; // every key on the side is below the largest sorted one
+      }
+      int i = Arrays.binarySearch(keys, 0, sorted, key);
+      return i >= 0 ? slots[i] : older.get(key);
+    }
+
+    void put(long key, int slot) {
+      if (sorted == 0 || key > keys[sorted - 1]) {
+        if (sorted == keys.length) {
+          keys = Arrays.copyOf(keys, sorted * 2);
+          slots = Arrays.copyOf(slots, sorted * 2);
+        }
+        keys[sorted] = key;
+        slots[sorted++] = slot;
+        return;
+      }
+      int i = Arrays.binarySearch(keys, 0, sorted, key);
+      if (i >= 0) {
+        slots[i] = slot;
+      } else {
+        older.put(key, slot);
+      }
+    }
+  }
+
+  /** An open-addressing map from a long to a non-negative int, with no boxing. */
+  private static final class LongIntMap {
+    private long[] keys = new long[16];
+    private int[] values = new int[16]; // value + 1; 0 = empty
     private int count;
 
     int get(long key) {
       int mask = keys.length - 1;
-      for (int i = hash(key) & mask; slots[i] != 0; i = (i + 1) & mask) {
+      for (int i = hash(key) & mask; values[i] != 0; i = (i + 1) & mask) {
         if (keys[i] == key) {
-          return slots[i] - 1;
+          return values[i] - 1;
         }
       }
       return -1;
     }
 
-    void put(long key, int slot) {
+    void put(long key, int value) {
       if ((count + 1) * 2 > keys.length) {
         grow();
       }
       int mask = keys.length - 1;
       int i = hash(key) & mask;
-      while (slots[i] != 0 && keys[i] != key) {
+      while (values[i] != 0 && keys[i] != key) {
         i = (i + 1) & mask;
       }
-      if (slots[i] == 0) {
+      if (values[i] == 0) {
         count++;
       }
       keys[i] = key;
-      slots[i] = slot + 1;
+      values[i] = value + 1;
     }
 
     private void grow() {
       long[] oldKeys = keys;
-      int[] oldSlots = slots;
+      int[] oldValues = values;
       keys = new long[oldKeys.length * 2];
-      slots = new int[oldKeys.length * 2];
+      values = new int[oldKeys.length * 2];
       count = 0;
       for (int i = 0; i < oldKeys.length; i++) {
-        if (oldSlots[i] != 0) {
-          put(oldKeys[i], oldSlots[i] - 1);
+        if (oldValues[i] != 0) {
+          put(oldKeys[i], oldValues[i] - 1);
         }
       }
     }

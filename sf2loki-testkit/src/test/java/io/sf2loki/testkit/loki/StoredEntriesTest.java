@@ -30,6 +30,19 @@ class StoredEntriesTest {
   }
 
   @Test
+  void olderTimestampsArrivingLateAreStillDeduplicated() {
+    for (long ts : new long[] {10, 20, 30, 15, 5, 25}) {
+      assertThat(stored.add(a, sliced(ts, "x"))).isTrue();
+    }
+
+    for (long ts : new long[] {5, 10, 15, 20, 25, 30}) {
+      assertThat(stored.add(a, sliced(ts, "x"))).as("ts %d", ts).isFalse();
+    }
+    assertThat(stored.add(a, sliced(15, "other"))).isTrue();
+    assertThat(stored.add(a, sliced(15, "other"))).isFalse();
+  }
+
+  @Test
   void keepsArrivalOrderAcrossChunksAndStreams() {
     for (int i = 0; i < 40_000; i++) {
       assertThat(stored.add(i % 2 == 0 ? a : b, sliced(i / 2, "line " + i))).isTrue();
