@@ -90,14 +90,14 @@ public final class BenchEntries {
   }
 
   /**
-   * Entry {@code i}: stream {@code i % STREAMS}, timestamp {@code T0 + i} µs (so no two entries of
-   * a stream are identical), a fresh {@link LogEntry} as a source would build it: the stream's
-   * shared label set, the pooled line (or a fresh copy of it), a copy of the pooled metadata map
-   * into the entry's own sorted map, and a new checkpoint token.
+   * Entry {@code i} (may be negative): stream {@code i mod STREAMS}, timestamp {@code T0 + i} µs
+   * (so no two entries of a stream are identical), a fresh {@link LogEntry} as a source would build
+   * it: the stream's shared label set, the pooled line (or a fresh copy of it), a copy of the
+   * pooled metadata map into the entry's own sorted map, and a new checkpoint token.
    */
   public LogEntry entry(long i) {
-    int stream = (int) (i % STREAMS);
-    int slot = (int) (i % POOL);
+    int stream = Math.floorMod(i, STREAMS);
+    int slot = Math.floorMod(i, POOL);
     return LogEntry.of(
         T0 + i * 1000,
         labels.get(stream),

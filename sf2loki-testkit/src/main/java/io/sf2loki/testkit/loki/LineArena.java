@@ -9,8 +9,12 @@ package io.sf2loki.testkit.loki;
  */
 final class LineArena {
 
-  /** Bytes per chunk; a longer line gets an array of its own. */
-  static final int CHUNK_BYTES = 8 << 20;
+  /**
+   * Bytes per chunk; a line longer than a quarter of it gets an array of its own. Just under 4 MiB
+   * so that, with the array header, a chunk fills whole G1 regions (1, 2 or 4 MiB) instead of
+   * spilling a few bytes into one more.
+   */
+  static final int CHUNK_BYTES = (4 << 20) - 64;
 
   /** Where a copied line lives. */
   record Slice(byte[] array, int offset) {}
