@@ -3,13 +3,12 @@ package io.sf2loki.loki;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -47,7 +46,7 @@ final class JsonEncoder implements LokiEncoder {
   private static void writeStream(JsonGenerator g, LokiStream s) throws IOException {
     g.writeStartObject();
     g.writeObjectFieldStart("stream");
-    writeMap(g, new TreeMap<>(s.labels())); // once per stream
+    writeMap(g, s.labels()); // StringMap: sorted by name
     g.writeEndObject();
     g.writeArrayFieldStart("values");
     for (LogEntry e : s.entries()) {
@@ -63,9 +62,9 @@ final class JsonEncoder implements LokiEncoder {
     g.writeEndObject();
   }
 
-  private static void writeMap(JsonGenerator g, Map<String, String> map) throws IOException {
-    for (Map.Entry<String, String> m : map.entrySet()) {
-      g.writeStringField(m.getKey(), m.getValue());
+  private static void writeMap(JsonGenerator g, StringMap map) throws IOException {
+    for (int i = 0; i < map.size(); i++) {
+      g.writeStringField(map.keyAt(i), map.valueAt(i));
     }
   }
 }

@@ -1,9 +1,11 @@
 package io.sf2loki.loki;
 
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -20,11 +22,17 @@ final class LabelGuard {
 
   private static final Pattern NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
   private static final int MAX_VALUE_LENGTH = 2048;
+  private static final int PASSED_MAX = 4096;
 
   /** What the guard did to one entry. */
   record Result(LogEntry entry, Set<String> demoted) {}
 
   private final Set<String> allowed;
+  // Label sets that passed. They are few and shared per stream with a memoised hash, so most
+  // entries
+  // are checked by one hash lookup and an identity comparison. Bounded: past PASSED_MAX distinct
+  // sets (not a sane label cardinality) the rest are checked each time.
+  private final Set<StringMap> passed = ConcurrentHashMap.newKeySet();
 
   /**
    * @param extraAllowed names allowed beyond {@link #ALLOWLIST} (promoted ELF labels, {@code
@@ -38,16 +46,23 @@ final class LabelGuard {
   }
 
   Result apply(LogEntry entry) {
+    StringMap given = entry.labels();
+    if (passed.contains(given)) {
+      return new Result(entry, Set.of());
+    }
     Set<String> demoted = null;
-    for (Map.Entry<String, String> l : entry.labels().entrySet()) {
-      if (!ok(l.getKey(), l.getValue())) {
+    for (int i = 0; i < given.size(); i++) {
+      if (!ok(given.keyAt(i), given.valueAt(i))) {
         if (demoted == null) {
           demoted = new java.util.TreeSet<>();
         }
-        demoted.add(l.getKey());
+        demoted.add(given.keyAt(i));
       }
     }
     if (demoted == null) {
+      if (passed.size() < PASSED_MAX) {
+        passed.add(given);
+      }
       return new Result(entry, Set.of());
     }
     Map<String, String> labels = new TreeMap<>(entry.labels());

@@ -1,6 +1,7 @@
 package io.sf2loki.loki;
 
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -14,18 +15,28 @@ import java.util.Map;
  * @param labels the label set, sorted by name
  * @param entries the entries
  */
-record LokiStream(Map<String, String> labels, List<LogEntry> entries) {
+record LokiStream(StringMap labels, List<LogEntry> entries) {
 
   LokiStream {
-    labels = Map.copyOf(labels);
+    labels = StringMap.of(labels);
     entries = List.copyOf(entries);
   }
 
-  /** Groups entries by their exact label set, streams in first-seen order. */
+  /**
+   * Groups entries by their exact label set, streams in first-seen order. Label sets are usually
+   * shared instances with a memoised hash, so each lookup is a hash read and an identity check.
+   */
   static List<LokiStream> group(List<LogEntry> entries) {
-    Map<Map<String, String>, List<LogEntry>> byLabels = new LinkedHashMap<>();
+    Map<StringMap, List<LogEntry>> byLabels = new LinkedHashMap<>();
+    StringMap lastLabels = null;
+    List<LogEntry> last = null;
     for (LogEntry e : entries) {
-      byLabels.computeIfAbsent(e.labels(), k -> new ArrayList<>()).add(e);
+      StringMap labels = e.labels();
+      if (labels != lastLabels) {
+        last = byLabels.computeIfAbsent(labels, k -> new ArrayList<>());
+        lastLabels = labels;
+      }
+      last.add(e);
     }
     List<LokiStream> streams = new ArrayList<>(byLabels.size());
     byLabels.forEach(
@@ -40,19 +51,17 @@ record LokiStream(Map<String, String> labels, List<LogEntry> entries) {
    * The selector string {@code {k1="v1",k2="v2"}}: names sorted, no spaces, values escaped ({@code
    * \} → {@code \\}, {@code "} → {@code \"}, newline → {@code \n}); {@code {}} when empty.
    */
-  static String selector(Map<String, String> labels) {
+  static String selector(Map<String, String> labelSet) {
+    StringMap labels = StringMap.of(labelSet); // no copy when it already is one
     StringBuilder sb = new StringBuilder("{");
-    labels.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            e -> {
-              if (sb.length() > 1) {
-                sb.append(',');
-              }
-              sb.append(e.getKey()).append("=\"");
-              escape(e.getValue(), sb);
-              sb.append('"');
-            });
+    for (int i = 0; i < labels.size(); i++) { // StringMap iterates sorted by name
+      if (i > 0) {
+        sb.append(',');
+      }
+      sb.append(labels.keyAt(i)).append("=\"");
+      escape(labels.valueAt(i), sb);
+      sb.append('"');
+    }
     return sb.append('}').toString();
   }
 

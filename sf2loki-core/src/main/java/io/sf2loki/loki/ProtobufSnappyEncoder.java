@@ -3,11 +3,11 @@ package io.sf2loki.loki;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.xerial.snappy.Snappy;
 
@@ -34,7 +34,6 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
   private static final int PAIR_VALUE = 2;
   private static final int TS_SECONDS = 1;
   private static final int TS_NANOS = 2;
-  private static final byte[] NO_BYTES = new byte[0];
 
   private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
@@ -89,29 +88,39 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
     final byte[] labels;
     final List<LogEntry> entries;
     final byte[][] lines;
-    final byte[][] metadata;
     final int[] entrySizes;
     final int[] timestampSizes;
+    final int[] pairSizes; // every structured-metadata pair of every entry, in write order
     final int size;
 
-    Sized(LokiStream stream) throws IOException {
+    Sized(LokiStream stream) {
       labels = utf8(LokiStream.selector(stream.labels()));
       entries = stream.entries();
       int n = entries.size();
       lines = new byte[n][];
-      metadata = new byte[n][];
       entrySizes = new int[n];
       timestampSizes = new int[n];
+      int pairs = 0;
+      for (int i = 0; i < n; i++) {
+        pairs += entries.get(i).metadata().size();
+      }
+      pairSizes = new int[pairs];
+      int pair = 0;
       int total = bytesField(STREAM_LABELS, labels);
       for (int i = 0; i < n; i++) {
         LogEntry e = entries.get(i);
         lines[i] = utf8(e.line());
         timestampSizes[i] = timestampSize(e.timestampNanos());
-        metadata[i] = metadata(e.metadata());
+        int metadata = 0;
+        StringMap sm = e.metadata();
+        for (int m = 0; m < sm.size(); m++, pair++) {
+          pairSizes[pair] = pairSize(sm.keyAt(m), sm.valueAt(m));
+          metadata += delimited(ENTRY_METADATA, pairSizes[pair]);
+        }
         entrySizes[i] =
             delimited(ENTRY_TIMESTAMP, timestampSizes[i])
                 + bytesField(ENTRY_LINE, lines[i])
-                + metadata[i].length;
+                + metadata;
         total += delimited(STREAM_ENTRIES, entrySizes[i]);
       }
       size = total;
@@ -120,6 +129,7 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
     void writeTo(CodedOutputStream out) throws IOException {
       header(out, REQUEST_STREAMS, size);
       writeBytes(out, STREAM_LABELS, labels);
+      int pair = 0;
       for (int i = 0; i < lines.length; i++) {
         LogEntry e = entries.get(i);
         header(out, STREAM_ENTRIES, entrySizes[i]);
@@ -134,39 +144,24 @@ final class ProtobufSnappyEncoder implements LokiEncoder {
           out.writeInt32(TS_NANOS, fraction);
         }
         writeBytes(out, ENTRY_LINE, lines[i]);
-        out.writeRawBytes(metadata[i]);
+        StringMap sm = e.metadata(); // sorted by name
+        for (int m = 0; m < sm.size(); m++) {
+          header(out, ENTRY_METADATA, pairSizes[pair++]);
+          writePair(out, sm.keyAt(m), sm.valueAt(m));
+        }
       }
     }
   }
 
-  /**
-   * The entry's structured-metadata fields, serialised (pairs sorted by name, as LogEntry keeps).
-   */
-  private static byte[] metadata(Map<String, String> metadata) throws IOException {
-    if (metadata.isEmpty()) {
-      return NO_BYTES;
+  /** One structured-metadata pair's fields (proto3: empty strings are omitted). */
+  private static void writePair(CodedOutputStream out, String name, String value)
+      throws IOException {
+    if (!name.isEmpty()) {
+      out.writeString(PAIR_NAME, name);
     }
-    int[] sizes = new int[metadata.size()];
-    int total = 0;
-    int i = 0;
-    for (Map.Entry<String, String> m : metadata.entrySet()) {
-      sizes[i] = pairSize(m.getKey(), m.getValue());
-      total += delimited(ENTRY_METADATA, sizes[i++]);
+    if (!value.isEmpty()) {
+      out.writeString(PAIR_VALUE, value);
     }
-    byte[] bytes = new byte[total];
-    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
-    i = 0;
-    for (Map.Entry<String, String> m : metadata.entrySet()) {
-      header(out, ENTRY_METADATA, sizes[i++]);
-      if (!m.getKey().isEmpty()) {
-        out.writeString(PAIR_NAME, m.getKey());
-      }
-      if (!m.getValue().isEmpty()) {
-        out.writeString(PAIR_VALUE, m.getValue());
-      }
-    }
-    out.checkNoSpaceLeft();
-    return bytes;
   }
 
   private static byte[] utf8(String s) {

@@ -1,17 +1,16 @@
 package io.sf2loki.model;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * One Loki log line plus the checkpoint it advances once delivered.
  *
- * <p>Immutable and thread-safe. Labels and structured metadata are copied into sorted maps so that
- * two entries built from the same data are equal and serialise to identical bytes (invariant 5).
+ * <p>Immutable and thread-safe. Labels and structured metadata are held as sorted {@link
+ * StringMap}s so that two entries built from the same data are equal and serialise to identical
+ * bytes (invariant 5). A {@code StringMap} argument is kept as is, not copied: sources build one
+ * label set per stream and pass it with every entry.
  *
  * <p>A <em>checkpoint-only</em> entry carries a token but no line: it travels through the same lane
  * as real entries so that it never overtakes an undelivered entry on its key, and is never sent to
@@ -26,9 +25,9 @@ public final class LogEntry {
   static final int ENTRY_OVERHEAD_BYTES = 16;
 
   private final long timestampNanos;
-  private final Map<String, String> labels;
+  private final StringMap labels;
   private final String line;
-  private final Map<String, String> metadata;
+  private final StringMap metadata;
   private final Optional<CheckpointToken> checkpoint;
   private final boolean checkpointOnly;
   private int utf8Size = -1; // racy single-check memo: any thread computes the same value
@@ -36,15 +35,15 @@ public final class LogEntry {
 
   private LogEntry(
       long timestampNanos,
-      Map<String, String> labels,
+      StringMap labels,
       String line,
-      Map<String, String> metadata,
+      StringMap metadata,
       Optional<CheckpointToken> checkpoint,
       boolean checkpointOnly) {
     this.timestampNanos = timestampNanos;
-    this.labels = sortedCopy(labels, "labels");
+    this.labels = labels;
     this.line = Objects.requireNonNull(line, "line");
-    this.metadata = sortedCopy(metadata, "metadata");
+    this.metadata = metadata;
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.checkpointOnly = checkpointOnly;
   }
@@ -53,9 +52,10 @@ public final class LogEntry {
    * A real log line.
    *
    * @param timestampNanos event time, nanoseconds since the Unix epoch
-   * @param labels stream labels (low cardinality, see invariant 5)
+   * @param labels stream labels (low cardinality, see invariant 5); pass one {@link StringMap} per
+   *     stream to share it instead of copying
    * @param line the log line, canonical JSON for Salesforce records
-   * @param metadata Loki structured metadata
+   * @param metadata Loki structured metadata (kept as is when a {@link StringMap})
    * @param checkpoint the position that becomes committable once this entry is delivered
    */
   public static LogEntry of(
@@ -67,12 +67,18 @@ public final class LogEntry {
     if (timestampNanos < 0) {
       throw new IllegalArgumentException("timestamp must not be negative: " + timestampNanos);
     }
-    return new LogEntry(timestampNanos, labels, line, metadata, checkpoint, false);
+    return new LogEntry(
+        timestampNanos,
+        StringMap.of(Objects.requireNonNull(labels, "labels")),
+        line,
+        StringMap.of(Objects.requireNonNull(metadata, "metadata")),
+        checkpoint,
+        false);
   }
 
   /** A marker that advances {@code token} after every earlier entry on its key was delivered. */
   public static LogEntry checkpointOnly(CheckpointToken token) {
-    return new LogEntry(0, Map.of(), "", Map.of(), Optional.of(token), true);
+    return new LogEntry(0, StringMap.EMPTY, "", StringMap.EMPTY, Optional.of(token), true);
   }
 
   /** Event time in nanoseconds since the Unix epoch; 0 for checkpoint-only entries. */
@@ -80,8 +86,8 @@ public final class LogEntry {
     return timestampNanos;
   }
 
-  /** Stream labels, sorted by name, unmodifiable. */
-  public Map<String, String> labels() {
+  /** Stream labels, sorted by name, immutable. */
+  public StringMap labels() {
     return labels;
   }
 
@@ -90,8 +96,8 @@ public final class LogEntry {
     return line;
   }
 
-  /** Structured metadata, sorted by name, unmodifiable. */
-  public Map<String, String> metadata() {
+  /** Structured metadata, sorted by name, immutable. */
+  public StringMap metadata() {
     return metadata;
   }
 
@@ -114,7 +120,7 @@ public final class LogEntry {
     int size = utf8Size;
     if (size < 0) {
       long total = ENTRY_OVERHEAD_BYTES + lineUtf8Size();
-      total += mapSize(labels) + mapSize(metadata);
+      total += labels.utf8Size() + metadata.utf8Size();
       size = (int) Math.min(Integer.MAX_VALUE, total);
       utf8Size = size;
     }
@@ -128,7 +134,7 @@ public final class LogEntry {
   public int lineUtf8Size() {
     int size = lineUtf8Size;
     if (size < 0) {
-      size = utf8Length(line);
+      size = Utf8Length.of(line);
       lineUtf8Size = size;
     }
     return size;
@@ -137,39 +143,6 @@ public final class LogEntry {
   /** A copy of this entry with another line, for truncation and transforms. */
   public LogEntry withLine(String newLine) {
     return new LogEntry(timestampNanos, labels, newLine, metadata, checkpoint, checkpointOnly);
-  }
-
-  private static long mapSize(Map<String, String> map) {
-    long total = 0;
-    for (Map.Entry<String, String> e : map.entrySet()) {
-      total += utf8Length(e.getKey()) + utf8Length(e.getValue());
-    }
-    return total;
-  }
-
-  static int utf8Length(String s) {
-    int ascii = 0;
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 0x80) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
-      }
-      ascii++;
-    }
-    return ascii;
-  }
-
-  private static Map<String, String> sortedCopy(Map<String, String> source, String what) {
-    Objects.requireNonNull(source, what);
-    if (source.isEmpty()) {
-      return Map.of();
-    }
-    TreeMap<String, String> copy = new TreeMap<>();
-    source.forEach(
-        (k, v) ->
-            copy.put(
-                Objects.requireNonNull(k, what + " key"),
-                Objects.requireNonNull(v, what + " value for " + k)));
-    return Collections.unmodifiableMap(copy);
   }
 
   @Override

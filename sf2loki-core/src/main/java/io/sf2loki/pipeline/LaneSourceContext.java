@@ -1,12 +1,14 @@
 package io.sf2loki.pipeline;
 
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import io.sf2loki.spi.SourceContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What one source sees of the run: {@link #emit} charges its lane (blocking while full), stamps the
@@ -14,12 +16,17 @@ import java.util.TreeMap;
  */
 final class LaneSourceContext implements SourceContext {
 
+  private static final int MERGED_MAX = 4096;
+
   private final LaneQueue queue;
   private final Committer committer;
   private final RunControl control;
   private final PipelineMetrics metrics;
   private final Map<String, String> staticLabels;
   private final Clock clock;
+  // Label sets merged with the static labels: sources pass one shared label set per stream, so the
+  // merge is usually a lookup (memoised hash, identity equals). Bounded against a runaway source.
+  private final Map<StringMap, StringMap> merged = new ConcurrentHashMap<>();
 
   LaneSourceContext(
       LaneQueue queue,
@@ -51,8 +58,15 @@ final class LaneSourceContext implements SourceContext {
     if (staticLabels.isEmpty()) {
       return e;
     }
-    Map<String, String> labels = new TreeMap<>(e.labels());
-    labels.putAll(staticLabels);
+    StringMap labels = merged.get(e.labels());
+    if (labels == null) {
+      Map<String, String> union = new TreeMap<>(e.labels());
+      union.putAll(staticLabels);
+      labels = StringMap.of(union);
+      if (merged.size() < MERGED_MAX) {
+        merged.put(e.labels(), labels);
+      }
+    }
     return LogEntry.of(e.timestampNanos(), labels, e.line(), e.metadata(), e.checkpoint());
   }
 

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.sf2loki.loki.LokiMetrics;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import io.sf2loki.spi.Source;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +41,10 @@ public final class PipelineMetrics {
   private final DistributionSummary pushDuration;
   private final Map<String, Counter> commits = new ConcurrentHashMap<>();
   private final Map<List<String>, Ingest> ingest = new ConcurrentHashMap<>();
+  // The same meters by label set: label sets are shared per stream with a memoised hash, so this
+  // lookup replaces building a tag key per entry. Bounded; past it the tag key is built each time.
+  private final Map<StringMap, Ingest> ingestByLabels = new ConcurrentHashMap<>();
+  private static final int BY_LABELS_MAX = 4096;
 
   private record Ingest(Counter count, DistributionSummary lag) {}
 
@@ -92,9 +97,15 @@ public final class PipelineMetrics {
   }
 
   void ingested(LogEntry e, long nowNanos) {
-    String source = e.labels().getOrDefault("source", "unknown");
-    String type = e.labels().getOrDefault("event_type", "unknown");
-    Ingest m = ingest.computeIfAbsent(List.of(source, type), this::newIngest);
+    Ingest m = ingestByLabels.get(e.labels());
+    if (m == null) {
+      String source = e.labels().getOrDefault("source", "unknown");
+      String type = e.labels().getOrDefault("event_type", "unknown");
+      m = ingest.computeIfAbsent(List.of(source, type), this::newIngest);
+      if (ingestByLabels.size() < BY_LABELS_MAX) {
+        ingestByLabels.put(e.labels(), m);
+      }
+    }
     m.count().increment();
     m.lag().record(Math.max(0, nowNanos - e.timestampNanos()) / 1e9);
   }

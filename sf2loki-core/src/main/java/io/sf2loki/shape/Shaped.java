@@ -2,6 +2,7 @@ package io.sf2loki.shape;
 
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -25,9 +26,9 @@ public sealed interface Shaped permits Shaped.Kept, Shaped.Dropped, Shaped.Sampl
 
     public Kept {
       Objects.requireNonNull(timestamp, "timestamp");
-      labels = Map.copyOf(labels);
+      labels = StringMap.of(labels); // kept as is when shared (Shaper interns label sets)
       Objects.requireNonNull(line, "line");
-      metadata = Map.copyOf(metadata);
+      metadata = StringMap.of(metadata);
     }
 
     /** The Loki entry carrying {@code token} (empty when a later entry carries the cursor). */

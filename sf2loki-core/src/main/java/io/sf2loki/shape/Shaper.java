@@ -2,6 +2,7 @@ package io.sf2loki.shape;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.model.StringMap;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns one record's top-level field map into a Loki entry by the shared rules, in this order:
@@ -37,6 +39,12 @@ public final class Shaper {
   private final MeterRegistry metrics;
   private final LabelGuard guard;
   private final Counter fallbacks;
+  // Distinct label sets seen, so every entry of a stream carries the same StringMap instance: the
+  // pipeline groups and checks label sets by a memoised hash and identity, and a queued entry does
+  // not hold its own copy. Bounded (the label guard already caps promoted values); past the bound a
+  // set is used unshared.
+  private final Map<StringMap, StringMap> labelSets = new ConcurrentHashMap<>();
+  private static final int LABEL_SETS_MAX = 4096;
 
   /**
    * @param source the {@code source} label and metric attribute
@@ -121,7 +129,7 @@ public final class Shaper {
   /**
    * Promoted labels (guarded), then deployment labels, then {@code source} and {@code event_type}.
    */
-  public Map<String, String> labels(TypeShaping type, Map<String, Object> payload) {
+  public StringMap labels(TypeShaping type, Map<String, Object> payload) {
     Map<String, String> labels = new LinkedHashMap<>();
     for (String field : type.labels()) {
       Object v = payload.get(field);
@@ -135,7 +143,15 @@ public final class Shaper {
     labels.putAll(deploymentLabels);
     labels.put("source", source);
     labels.put("event_type", type.eventType());
-    return labels;
+    StringMap set = StringMap.of(labels);
+    StringMap shared = labelSets.get(set);
+    if (shared != null) {
+      return shared;
+    }
+    if (labelSets.size() < LABEL_SETS_MAX) {
+      labelSets.putIfAbsent(set, set);
+    }
+    return set;
   }
 
   /** The configured top-level fields that are present and non-null, plus {@code level}. */

@@ -2,6 +2,7 @@ package io.sf2loki.bench;
 
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class BenchEntries {
   /** Distinct lines; entry {@code i} uses line {@code i % POOL}, so generating is not measured. */
   static final int POOL = 4096;
 
-  private final List<Map<String, String>> labels = new ArrayList<>();
+  private final List<StringMap> labels = new ArrayList<>();
   private final String[] lines = new String[POOL];
   private final List<Map<String, String>> metadata = new ArrayList<>(POOL);
 
@@ -79,7 +80,8 @@ public final class BenchEntries {
   public BenchEntries(boolean freshLines) {
     this.freshLines = freshLines;
     for (String type : TYPES) {
-      labels.add(Map.of("job", "sf2loki", "source", "eventlogfile", "event_type", type));
+      // One shared label set per stream, as the sources build them (Shaper interns them).
+      labels.add(StringMap.of("job", "sf2loki", "source", "eventlogfile", "event_type", type));
     }
     for (int i = 0; i < POOL; i++) {
       lines[i] = line(i, TYPES[i % STREAMS]);
@@ -88,12 +90,14 @@ public final class BenchEntries {
   }
 
   /**
-   * Entry {@code i}: stream {@code i % STREAMS}, timestamp {@code T0 + i} µs (so no two entries of
-   * a stream are identical), a fresh {@link LogEntry} as a source would build it.
+   * Entry {@code i} (may be negative): stream {@code i mod STREAMS}, timestamp {@code T0 + i} µs
+   * (so no two entries of a stream are identical), a fresh {@link LogEntry} as a source would build
+   * it: the stream's shared label set, the pooled line (or a fresh copy of it), a copy of the
+   * pooled metadata map into the entry's own sorted map, and a new checkpoint token.
    */
   public LogEntry entry(long i) {
-    int stream = (int) (i % STREAMS);
-    int slot = (int) (i % POOL);
+    int stream = Math.floorMod(i, STREAMS);
+    int slot = Math.floorMod(i, POOL);
     return LogEntry.of(
         T0 + i * 1000,
         labels.get(stream),

@@ -17,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
@@ -101,17 +102,17 @@ abstract class BenchReceiver implements AutoCloseable {
       try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
         port = s.getLocalPort();
       }
-      String java = ProcessHandle.current().info().command().orElse("java");
-      Process p =
-          new ProcessBuilder(
-                  java,
-                  "-Xmx" + System.getProperty("bench.fakeLokiHeap", "6g"),
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  mainClass,
-                  Integer.toString(port))
-              .redirectErrorStream(true)
-              .start();
+      List<String> command = new ArrayList<>();
+      command.add(ProcessHandle.current().info().command().orElse("java"));
+      command.add("-Xmx" + System.getProperty("bench.fakeLokiHeap", "6g"));
+      // Extra child JVM flags, space-separated, e.g. -Dbench.childJvm=-XX:StartFlightRecording=...
+      String extra = System.getProperty("bench.childJvm", "").trim();
+      if (!extra.isEmpty()) {
+        command.addAll(List.of(extra.split("\\s+")));
+      }
+      command.addAll(
+          List.of("-cp", System.getProperty("java.class.path"), mainClass, Integer.toString(port)));
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
       BufferedReader out =
           new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       String line;

@@ -15,6 +15,6 @@ public record AcceptedEntry(
 
   public AcceptedEntry {
     labels = Map.copyOf(labels);
-    metadata = Map.copyOf(metadata);
+    metadata = SortedPairs.copyOf(metadata); // sorted by name, not copied when already so
   }
 }

@@ -1,18 +1,112 @@
 package io.sf2loki.testkit.loki;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Objects;
 
 /**
- * One entry as it arrived on the wire.
+ * One entry as it arrived on the wire: timestamp, line and structured metadata (sorted by name).
  *
- * @param timestampNanos nanoseconds since the Unix epoch
- * @param line the log line
- * @param metadata structured metadata, in wire order
+ * <p>A value with record semantics ({@code equals}, {@code hashCode} and {@code toString} over the
+ * three components). It is a class so that an entry decoded from protobuf can keep its line as the
+ * UTF-8 bytes it arrived as, a slice of a shared array, instead of a {@code String}: the fake
+ * stores millions of entries, and the bytes are only turned into a {@code String} when {@link
+ * #line()} is called. Immutable.
  */
-public record DecodedEntry(long timestampNanos, String line, Map<String, String> metadata) {
+public final class DecodedEntry {
 
-  public DecodedEntry {
-    metadata = java.util.Collections.unmodifiableMap(new TreeMap<>(metadata));
+  private final long timestampNanos;
+  private final String line; // null when the line is the UTF-8 slice below
+  private final byte[] utf8;
+  private final int offset;
+  private final int length;
+  private final Map<String, String> metadata;
+
+  /**
+   * @param timestampNanos nanoseconds since the Unix epoch
+   * @param line the log line
+   * @param metadata structured metadata
+   */
+  public DecodedEntry(long timestampNanos, String line, Map<String, String> metadata) {
+    this.timestampNanos = timestampNanos;
+    this.line = Objects.requireNonNull(line, "line");
+    this.utf8 = null;
+    this.offset = 0;
+    this.length = -1;
+    this.metadata = SortedPairs.copyOf(metadata);
+  }
+
+  /** An entry whose line is {@code utf8[offset, offset + length)}, valid UTF-8, not copied. */
+  DecodedEntry(
+      long timestampNanos, byte[] utf8, int offset, int length, Map<String, String> metadata) {
+    this.timestampNanos = timestampNanos;
+    this.line = null;
+    this.utf8 = utf8;
+    this.offset = offset;
+    this.length = length;
+    this.metadata = SortedPairs.copyOf(metadata);
+  }
+
+  /** Nanoseconds since the Unix epoch. */
+  public long timestampNanos() {
+    return timestampNanos;
+  }
+
+  /** The log line (decoded from its UTF-8 bytes on each call when it arrived as protobuf). */
+  public String line() {
+    return line != null ? line : new String(utf8, offset, length, StandardCharsets.UTF_8);
+  }
+
+  /** Structured metadata, sorted by name, immutable. */
+  public Map<String, String> metadata() {
+    return metadata;
+  }
+
+  /** The line's UTF-8 byte length. */
+  int lineUtf8Length() {
+    return line != null ? line.getBytes(StandardCharsets.UTF_8).length : length;
+  }
+
+  /** True when this entry's line equals {@code other}'s. */
+  boolean sameLine(DecodedEntry other) {
+    if (line == null && other.line == null) {
+      return Arrays.equals(
+          utf8, offset, offset + length, other.utf8, other.offset, other.offset + other.length);
+    }
+    return line().equals(other.line());
+  }
+
+  /** This entry with its line bytes copied into {@code arena} (the source array can then go). */
+  DecodedEntry storedIn(LineArena arena) {
+    if (line != null) {
+      return this;
+    }
+    LineArena.Slice s = arena.copy(utf8, offset, length);
+    return new DecodedEntry(timestampNanos, s.array(), s.offset(), length, metadata);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DecodedEntry other
+        && timestampNanos == other.timestampNanos
+        && sameLine(other)
+        && metadata.equals(other.metadata);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(timestampNanos, line(), metadata);
+  }
+
+  @Override
+  public String toString() {
+    return "DecodedEntry[timestampNanos="
+        + timestampNanos
+        + ", line="
+        + line()
+        + ", metadata="
+        + metadata
+        + "]";
   }
 }

@@ -42,6 +42,8 @@ public final class FakeLoki implements AutoCloseable {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
+  private static final int MAX_PRESIZED_BODY = 64 << 20;
+
   private final HttpServer server;
   private final ExecutorService executor;
   private final Ingester ingester;
@@ -179,7 +181,7 @@ public final class FakeLoki implements AutoCloseable {
         pushes.add(new RecordedPush(headers, 0, List.of(), 0));
         return; // closing before any response header drops the connection
       }
-      byte[] body = ex.getRequestBody().readAllBytes();
+      byte[] body = readBody(ex.getRequestBody(), headers.get("content-length"));
       if (fault.isPresent()) {
         sleep(fault.get().latency().toMillis());
       }
@@ -208,7 +210,7 @@ public final class FakeLoki implements AutoCloseable {
       return;
     }
     Ingester.Outcome outcome = ingester.ingest(streams, List.copyOf(rejections));
-    pushes.add(new RecordedPush(headers, body.length, streams, outcome.status()));
+    pushes.add(new RecordedPush(headers, body.length, outcome.streams(), outcome.status()));
     respond(ex, outcome.status(), "text/plain", outcome.message());
   }
 
@@ -265,6 +267,22 @@ public final class FakeLoki implements AutoCloseable {
         default -> respond(ex, 405, "text/plain", "use POST or DELETE\n");
       }
     }
+  }
+
+  /** The body in one exactly sized array when the length is announced (no chunk list). */
+  private static byte[] readBody(InputStream in, String contentLength) throws IOException {
+    int n = -1;
+    try {
+      n = contentLength == null ? -1 : Integer.parseInt(contentLength.trim());
+    } catch (NumberFormatException e) {
+      // fall through to reading until the end
+    }
+    if (n < 0 || n > MAX_PRESIZED_BODY) {
+      return in.readAllBytes();
+    }
+    byte[] body = new byte[n];
+    int read = in.readNBytes(body, 0, n);
+    return read == n ? body : java.util.Arrays.copyOf(body, read);
   }
 
   private static Map<String, String> headers(HttpExchange ex) {

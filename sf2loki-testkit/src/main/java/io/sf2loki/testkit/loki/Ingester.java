@@ -1,40 +1,35 @@
 package io.sf2loki.testkit.loki;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * Validates decoded streams against Loki's rules and stores the valid entries, dropping exact
- * duplicates (same stream, timestamp and line) as Loki does. Thread-safe: one lock around every
- * push, like a single ingester.
+ * duplicates (same stream, timestamp and line) as Loki does. Lines that arrived as protobuf are
+ * kept as UTF-8 bytes packed in a {@link LineArena}, not as one {@code String} each. Thread-safe:
+ * one lock around every push, like a single ingester.
  */
 final class Ingester {
 
   private static final Pattern LABEL_NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
   private static final int MAX_REASONS = 5;
 
-  /** What a push came to: the status to answer and the text body. */
-  record Outcome(int status, String message) {}
-
-  private record Key(long timestampNanos, String line) {}
-
-  private static final class Stream {
-    final Set<Key> seen = new HashSet<>();
-    long newest = Long.MIN_VALUE;
-  }
+  /**
+   * What a push came to: the status to answer, the text body, and the request's streams as kept
+   * (lines moved into the arena, so the decoded body is not retained).
+   */
+  record Outcome(int status, String message, List<DecodedStream> streams) {}
 
   private final LokiLimits limits;
   private final Clock clock;
-  private final Map<Map<String, String>, Stream> streams = new HashMap<>();
-  private final List<AcceptedEntry> accepted = new ArrayList<>();
+  private final Map<Map<String, String>, StoredEntries.Stream> streams = new HashMap<>();
+  private final StoredEntries stored = new StoredEntries();
+  private final LineArena arena = new LineArena();
   private long bytes;
   private long duplicates;
   private long rejected;
@@ -44,13 +39,16 @@ final class Ingester {
     this.clock = clock;
   }
 
-  synchronized Outcome ingest(List<DecodedStream> request, List<EntryRejection> rejections) {
+  synchronized Outcome ingest(List<DecodedStream> decoded, List<EntryRejection> rejections) {
+    List<DecodedStream> request = keep(decoded);
     for (EntryRejection r : rejections) {
       if (r.status() == 413 && containsMarker(request, r.marker())) {
         rejected += request.stream().mapToLong(s -> s.entries().size()).sum();
-        return new Outcome(413, "request contains an entry marked '" + r.marker() + "'");
+        return new Outcome(413, "request contains an entry marked '" + r.marker() + "'", request);
       }
     }
+    Instant now = clock.instant();
+    long nowNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     List<String> reasons = new ArrayList<>();
     for (DecodedStream s : request) {
       String labelError = labelError(s.labels());
@@ -59,24 +57,37 @@ final class Ingester {
         addReason(reasons, labelError + " for stream " + s.labels());
         continue;
       }
-      Stream stream = streams.computeIfAbsent(new LinkedHashMap<>(s.labels()), k -> new Stream());
+      StoredEntries.Stream stream = streams.computeIfAbsent(s.labels(), StoredEntries.Stream::new);
       for (DecodedEntry e : s.entries()) {
-        String error = entryError(e, stream, rejections);
+        int lineBytes = e.lineUtf8Length();
+        String error = entryError(e, lineBytes, stream, rejections, nowNanos);
         if (error != null) {
           rejected++;
           addReason(reasons, error + " for stream " + s.labels());
-        } else if (!stream.seen.add(new Key(e.timestampNanos(), e.line()))) {
+        } else if (!stored.add(stream, e)) {
           duplicates++;
         } else {
           stream.newest = Math.max(stream.newest, e.timestampNanos());
-          bytes += e.line().getBytes(StandardCharsets.UTF_8).length;
-          accepted.add(new AcceptedEntry(s.labels(), e.timestampNanos(), e.line(), e.metadata()));
+          bytes += lineBytes;
         }
       }
     }
     return reasons.isEmpty()
-        ? new Outcome(204, "")
-        : new Outcome(400, String.join("\n", reasons) + "\n");
+        ? new Outcome(204, "", request)
+        : new Outcome(400, String.join("\n", reasons) + "\n", request);
+  }
+
+  /** The request with every line copied into the arena, so the decoded body can be collected. */
+  private List<DecodedStream> keep(List<DecodedStream> decoded) {
+    List<DecodedStream> kept = new ArrayList<>(decoded.size());
+    for (DecodedStream s : decoded) {
+      List<DecodedEntry> entries = new ArrayList<>(s.entries().size());
+      for (DecodedEntry e : s.entries()) {
+        entries.add(e.storedIn(arena));
+      }
+      kept.add(new DecodedStream(s.labels(), entries));
+    }
+    return kept;
   }
 
   private static boolean containsMarker(List<DecodedStream> request, String marker) {
@@ -112,13 +123,17 @@ final class Ingester {
     return null;
   }
 
-  private String entryError(DecodedEntry e, Stream stream, List<EntryRejection> rejections) {
+  private String entryError(
+      DecodedEntry e,
+      int lineBytes,
+      StoredEntries.Stream stream,
+      List<EntryRejection> rejections,
+      long now) {
     for (EntryRejection r : rejections) {
       if (r.status() == 400 && e.line().contains(r.marker())) {
         return "bad_request: entry marked '" + r.marker() + "'";
       }
     }
-    int lineBytes = e.line().getBytes(StandardCharsets.UTF_8).length;
     if (limits.maxLineBytes() > 0 && lineBytes > limits.maxLineBytes()) {
       return "line_too_long: line of " + lineBytes + " bytes exceeds " + limits.maxLineBytes();
     }
@@ -126,7 +141,6 @@ final class Ingester {
     if (smError != null) {
       return smError;
     }
-    long now = clock.instant().getEpochSecond() * 1_000_000_000L + clock.instant().getNano();
     if (e.timestampNanos() < now - limits.rejectOldSamplesMaxAge().toNanos()) {
       return "greater_than_max_sample_age: entry at " + e.timestampNanos();
     }
@@ -155,17 +169,18 @@ final class Ingester {
   }
 
   synchronized List<AcceptedEntry> accepted() {
-    return List.copyOf(accepted);
+    return stored.accepted();
   }
 
   synchronized FakeLokiStats stats() {
     long live = streams.values().stream().filter(s -> s.newest != Long.MIN_VALUE).count();
-    return new FakeLokiStats(live, accepted.size(), bytes, duplicates, rejected);
+    return new FakeLokiStats(live, stored.size(), bytes, duplicates, rejected);
   }
 
   synchronized void clear() {
     streams.clear();
-    accepted.clear();
+    stored.clear();
+    arena.clear();
     bytes = 0;
     duplicates = 0;
     rejected = 0;

@@ -2,7 +2,6 @@ package io.sf2loki.testkit.loki;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.loki4j.pkg.loki.protobuf.Push;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +17,8 @@ import org.xerial.snappy.Snappy;
 /**
  * Decodes push bodies the way Loki's distributor does, selected by {@code Content-Type} and {@code
  * Content-Encoding}. Written independently of sf2loki's encoder so that tests check the wire
- * format, not our own round trip.
+ * format, not our own round trip. Protobuf bodies are read by {@link ProtobufPushReader}, which its
+ * tests hold to the generated {@code logproto} classes' parse of the same bytes.
  */
 public final class PushDecoder {
 
@@ -76,25 +76,18 @@ public final class PushDecoder {
 
   private List<DecodedStream> decodeProtobuf(byte[] body)
       throws DecodeException, BodyTooLargeException {
-    Push.PushRequest request;
+    List<ProtobufPushReader.RawStream> raw;
     try {
       // Loki reads protobuf bodies as snappy *block* format, never the framed stream format.
       checkSize(Snappy.uncompressedLength(body));
-      request = Push.PushRequest.parseFrom(Snappy.uncompress(body));
-    } catch (IOException e) {
+      raw = new ProtobufPushReader(Snappy.uncompress(body)).read();
+    } catch (IOException | ProtobufPushReader.MalformedException e) {
       throw new DecodeException("cannot decode snappy/protobuf body: " + e.getMessage(), e);
     }
-    List<DecodedStream> streams = new ArrayList<>();
-    for (Push.StreamAdapter stream : request.getStreamsList()) {
-      List<DecodedEntry> entries = new ArrayList<>();
-      for (Push.EntryAdapter e : stream.getEntriesList()) {
-        Map<String, String> sm = new LinkedHashMap<>();
-        e.getStructuredMetadataList().forEach(p -> sm.put(p.getName(), p.getValue()));
-        long nanos = e.getTimestamp().getSeconds() * 1_000_000_000L + e.getTimestamp().getNanos();
-        entries.add(new DecodedEntry(nanos, e.getLine(), sm));
-      }
+    List<DecodedStream> streams = new ArrayList<>(raw.size());
+    for (ProtobufPushReader.RawStream stream : raw) {
       try {
-        streams.add(new DecodedStream(LabelSelector.parse(stream.getLabels()), entries));
+        streams.add(new DecodedStream(LabelSelector.parse(stream.labels()), stream.entries()));
       } catch (IllegalArgumentException e) {
         throw new DecodeException("invalid_labels: " + e.getMessage(), e);
       }
