@@ -18,9 +18,9 @@ final class LaneQueue {
 
   /**
    * Bytes charged per entry beyond its content. loki-push.md §8 says 64; the JVM holds about 1.6 KB
-   * for an entry with 1 KiB of line (the line, two sorted maps, the token), so 64 let the heap
-   * outgrow {@code lanes × queue_max_bytes}. 512 keeps the documented memory bound true (measured
-   * in docs/performance.md).
+   * for an entry with 1 KiB of line (the line, its metadata map and strings, the token, the queue
+   * item), so 64 let the heap outgrow {@code lanes × queue_max_bytes}. 512 keeps the documented
+   * memory bound true (measured in docs/performance.md).
    */
   static final int ENTRY_OVERHEAD = 512;
 
