@@ -23,11 +23,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One leadership term's worth of ingest: runs the sources, moves their entries through two lanes
- * (streaming and bulk, each a bounded queue, a batcher and one push worker) to the sink, and
- * commits checkpoints after delivery, fenced with the term (invariants 1, 3, 4).
+ * (streaming and bulk, each a bounded queue, a batching stage and a delivery stage with one push in
+ * flight) to the sink, and commits checkpoints after delivery, fenced with the term (invariants 1,
+ * 3, 4).
  *
  * <p>{@link #run} blocks the calling thread until the run ends and returns a {@link
- * PipelineOutcome}; it owns its threads (one per source, one per lane) and ends them all before
+ * PipelineOutcome}; it owns its threads (one per source, two per lane) and ends them all before
  * returning (threads stuck in I/O beyond the join timeout are abandoned, never allowed to commit).
  * A pipeline runs once; build a new one per term.
  */
@@ -51,6 +52,7 @@ public final class Pipeline {
   private final class LaneRuntime {
     final Source.Lane lane;
     final LaneQueue queue;
+    final BatchHandoff handoff = new BatchHandoff();
     final AtomicInteger producers = new AtomicInteger();
 
     LaneRuntime(Source.Lane lane) {
@@ -104,10 +106,11 @@ public final class Pipeline {
     return outcome;
   }
 
+  /** Two threads per lane, batching and delivery (see {@link BatchHandoff}); both count. */
   private List<Thread> startWorkers(
       Map<Source.Lane, LaneRuntime> lanes, Committer committer, RunControl control) {
-    LaneWorker.Shared shared =
-        new LaneWorker.Shared(
+    LaneShared shared =
+        new LaneShared(
             cfg.sink,
             committer,
             control,
@@ -122,7 +125,11 @@ public final class Pipeline {
       Batcher batcher =
           new Batcher(cfg.batch.maxEntries(), cfg.batch.maxBytes(), cfg.batch.flushInterval());
       threads.add(
-          start("sf2loki-lane-" + l.lane, new LaneWorker(l.lane, l.queue, batcher, shared)));
+          start(
+              "sf2loki-lane-" + l.lane + "-batch",
+              new LaneBatching(l.lane, l.queue, batcher, l.handoff, shared)));
+      threads.add(
+          start("sf2loki-lane-" + l.lane + "-push", new LaneDelivery(l.lane, l.handoff, shared)));
     }
     return threads;
   }
@@ -206,7 +213,13 @@ public final class Pipeline {
       throws InterruptedException {
     if (control.isAborted()) {
       committer.close(); // Invariant 1: nothing commits after an abort
-      lanes.values().forEach(l -> l.queue.abort());
+      lanes
+          .values()
+          .forEach(
+              l -> {
+                l.queue.abort();
+                l.handoff.abort(); // the waiting batch goes back to its batching stage: abandoned
+              });
       sources.forEach(Thread::interrupt);
       workers.forEach(Thread::interrupt);
     }

@@ -35,9 +35,10 @@ class PipelineFlowTest {
         new ScriptedSource("elf", Lane.BULK, 1000, i -> keyed("eventlogfile", "k", i), false);
     Runs.Running run = Runs.start(fast(List.of(flood), sink, store, term).metrics(metrics).build());
 
-    // queue (100) + the batch held by the stalled push (10)
-    await().atMost(Duration.ofSeconds(10)).until(() -> flood.emitted() == 110);
-    await().during(Duration.ofMillis(300)).until(() -> flood.emitted() == 110);
+    // queue (100) + the batch held by the stalled push (10) + the batch waiting in the hand-off
+    // (10)
+    await().atMost(Duration.ofSeconds(10)).until(() -> flood.emitted() == 120);
+    await().during(Duration.ofMillis(300)).until(() -> flood.emitted() == 120);
     assertThat(registry.get("sf2loki_queue_depth").gauge().value()).isEqualTo(100);
     assertThat(store.commits()).isEmpty();
 
@@ -158,11 +159,13 @@ class PipelineFlowTest {
                 .shutdownGrace(Duration.ofMillis(200))
                 .metrics(metrics)
                 .build());
-    await().atMost(Duration.ofSeconds(10)).until(() -> flood.emitted() == 110);
+    // queue (100) + the batch in the stalled push (10) + the batch waiting in the hand-off (10)
+    await().atMost(Duration.ofSeconds(10)).until(() -> flood.emitted() == 120);
 
     run.stop().requestStop();
 
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(1));
+    // both formed batches are abandoned: the one in push and the one in the hand-off
+    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(2));
     assertThat(store.commits()).isEmpty();
     assertThat(registry.get("sf2loki_queue_depth").gauge().value()).isZero();
   }

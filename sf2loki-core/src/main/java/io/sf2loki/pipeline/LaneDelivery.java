@@ -1,104 +1,70 @@
 package io.sf2loki.pipeline;
 
 import io.sf2loki.model.Batch;
-import io.sf2loki.model.CheckpointToken;
-import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.PermanentSinkException;
 import io.sf2loki.spi.RetryableSinkException;
-import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StoreConflictException;
-import io.sf2loki.spi.Ticker;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The consumer of one lane: batches its queue, pushes each batch (one push in flight per lane),
- * retries retryable failures of the same batch with backoff until it succeeds or the run aborts,
- * and commits the batch's checkpoints after delivery or a counted drop (invariant 1). A batch that
- * cannot be delivered before the abort is abandoned: its keys are blocked for the rest of the run.
+ * The delivery stage of one lane (its own thread): takes the batches the {@link LaneBatching} stage
+ * formed, in order, from the {@link BatchHandoff}; pushes each (one push in flight per lane),
+ * retrying retryable failures of the same batch with backoff until it succeeds or the run aborts;
+ * and commits the batch's checkpoints after delivery or a counted drop (invariant 1). Because one
+ * thread pushes and commits every batch of the lane in the order formed, checkpoint-only batches
+ * included, nothing overtakes an undelivered entry of its key.
+ *
+ * <p>A batch that cannot be delivered before the abort is abandoned: its keys are blocked for the
+ * rest of the run. On its way out this stage aborts the hand-off, so a batch still waiting there is
+ * given back to the batching stage and abandoned there, never taken and never committed.
  */
-final class LaneWorker implements Runnable {
+final class LaneDelivery implements Runnable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(LaneWorker.class);
-  private static final long MAX_IDLE_NANOS = Duration.ofSeconds(1).toNanos();
-
-  /** What the workers of a run share. */
-  record Shared(
-      Sink sink,
-      Committer committer,
-      RunControl control,
-      PipelineMetrics metrics,
-      Backoff backoff,
-      Duration maxRetryAfter,
-      Ticker ticker,
-      Clock clock) {}
+  private static final Logger LOG = LoggerFactory.getLogger(LaneDelivery.class);
 
   private final Source.Lane lane;
-  private final LaneQueue queue;
-  private final Batcher batcher;
-  private final Shared s;
+  private final BatchHandoff handoff;
+  private final LaneShared s;
 
-  LaneWorker(Source.Lane lane, LaneQueue queue, Batcher batcher, Shared shared) {
+  LaneDelivery(Source.Lane lane, BatchHandoff handoff, LaneShared shared) {
     this.lane = lane;
-    this.queue = queue;
-    this.batcher = batcher;
+    this.handoff = handoff;
     this.s = shared;
   }
 
   @Override
   public void run() {
     try {
-      consume();
+      for (Batch batch = handoff.take(); batch != null; batch = handoff.take()) {
+        if (!deliver(batch)) {
+          return;
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
     } catch (RuntimeException e) {
-      LOG.error("{} lane failed", lane, e);
+      LOG.error("{} lane delivery failed", lane, e);
       s.control().fail(e);
     } finally {
+      handoff.abort(); // a batch still waiting is given back and abandoned by the batching stage
       s.control().workerDone();
-    }
-  }
-
-  private void consume() throws InterruptedException {
-    while (true) {
-      Optional<Batch> due = batcher.pollDue(s.ticker().nanoTime());
-      if (due.isPresent()) {
-        if (!deliver(due.get())) {
-          return;
-        }
-        continue;
-      }
-      long wait = Math.min(batcher.nanosUntilDue(s.ticker().nanoTime()), MAX_IDLE_NANOS);
-      LogEntry e = queue.poll(wait);
-      if (e == LaneQueue.END) {
-        Optional<Batch> last = batcher.drain();
-        if (last.isPresent()) {
-          deliver(last.get());
-        }
-        return;
-      }
-      if (e != null) {
-        Optional<Batch> full = batcher.add(e, s.ticker().nanoTime());
-        if (full.isPresent() && !deliver(full.get())) {
-          return;
-        }
-      }
     }
   }
 
   /** Delivers and commits one batch; false when the run is ending and the lane must stop. */
   private boolean deliver(Batch batch) {
+    if (s.control().isAborted()) {
+      s.abandon(lane, batch, "taken after the abort");
+      return false;
+    }
     if (batch.isCheckpointOnly()) {
       s.metrics().flushedWithoutPush(s.clock().instant().getEpochSecond());
     } else if (!pushUntilAborted(batch)) {
-      abandon(batch);
+      s.abandon(lane, batch, "in push");
       return false;
     }
     return commit(batch) && !s.control().isAborted();
@@ -157,22 +123,6 @@ final class LaneWorker implements Runnable {
         }
       }
     }
-  }
-
-  private void abandon(Batch batch) {
-    Set<String> keys =
-        batch.entries().stream()
-            .flatMap(e -> e.checkpoint().stream())
-            .map(CheckpointToken::key)
-            .collect(Collectors.toSet());
-    s.committer().block(keys);
-    s.control().abandoned();
-    LOG.warn(
-        "{} lane: abandoned an undelivered batch of {} entries uncommitted; keys {} stay at their"
-            + " last committed positions for this run",
-        lane,
-        batch.entries().size(),
-        keys);
   }
 
   private boolean commit(Batch batch) {

@@ -1,0 +1,96 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.model.Batch;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.Source;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The batching stage of one lane (its own thread): polls the lane queue, feeds the {@link Batcher}
+ * and hands each due batch to the delivery stage through the {@link BatchHandoff}. It runs while
+ * the delivery stage pushes the previous batch, so forming a batch overlaps the push round trip.
+ *
+ * <p>Backpressure stays structural (invariant 4): while the delivery stage is busy with one batch
+ * and the next one waits in the hand-off, this stage is blocked in {@link BatchHandoff#put}, stops
+ * polling, the queue fills and producers block. When the queue ends, the last partial batch is
+ * handed off and the hand-off closed. When the hand-off is aborted, the batch it gave back is
+ * abandoned here (keys blocked, counted) and the stage ends; entries still in the batcher were
+ * never formed into a batch and, like entries left in the queue, are simply not delivered.
+ */
+final class LaneBatching implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LaneBatching.class);
+  private static final long MAX_IDLE_NANOS = Duration.ofSeconds(1).toNanos();
+
+  private final Source.Lane lane;
+  private final LaneQueue queue;
+  private final Batcher batcher;
+  private final BatchHandoff handoff;
+  private final LaneShared s;
+
+  LaneBatching(
+      Source.Lane lane, LaneQueue queue, Batcher batcher, BatchHandoff handoff, LaneShared shared) {
+    this.lane = lane;
+    this.queue = queue;
+    this.batcher = batcher;
+    this.handoff = handoff;
+    this.s = shared;
+  }
+
+  @Override
+  public void run() {
+    boolean ended = false;
+    try {
+      ended = consume();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
+    } catch (RuntimeException e) {
+      LOG.error("{} lane batching failed", lane, e);
+      s.control().fail(e);
+    } finally {
+      if (ended) {
+        handoff.close(); // the delivery stage ends after the last batch
+      } else {
+        handoff.abort(); // never leave the delivery stage waiting for a batch that cannot come
+      }
+      s.control().workerDone();
+    }
+  }
+
+  /** True when the lane ended and every formed batch was handed off; false when aborted. */
+  private boolean consume() throws InterruptedException {
+    while (true) {
+      Optional<Batch> due = batcher.pollDue(s.ticker().nanoTime());
+      if (due.isPresent()) {
+        if (!handOff(due.get())) {
+          return false;
+        }
+        continue;
+      }
+      long wait = Math.min(batcher.nanosUntilDue(s.ticker().nanoTime()), MAX_IDLE_NANOS);
+      LogEntry e = queue.poll(wait);
+      if (e == LaneQueue.END) {
+        Optional<Batch> last = batcher.drain();
+        return last.isEmpty() || handOff(last.get());
+      }
+      if (e != null) {
+        Optional<Batch> full = batcher.add(e, s.ticker().nanoTime());
+        if (full.isPresent() && !handOff(full.get())) {
+          return false;
+        }
+      }
+    }
+  }
+
+  /** Waits until the delivery stage took {@code batch}; false (batch abandoned) when aborted. */
+  private boolean handOff(Batch batch) {
+    if (handoff.put(batch)) {
+      return true;
+    }
+    s.abandon(lane, batch, "waiting in the hand-off");
+    return false;
+  }
+}
