@@ -53,11 +53,7 @@ public final class LokiSink implements Sink, AutoCloseable {
   private final String target;
   private final AtomicInteger authFailures = new AtomicInteger();
   private final Set<String> warnedLabels = ConcurrentHashMap.newKeySet();
-  // Each lane retries the same Batch object; shaping it once keeps the truncation and demotion
-  // counters exact across retries. One slot per lane thread, replaced by the next batch.
-  private final ThreadLocal<Prepared> lastPrepared = new ThreadLocal<>();
-
-  private record Prepared(Batch batch, List<LogEntry> entries) {}
+  private final PreparedBatches prepared = new PreparedBatches();
 
   private LokiSink(Builder b) throws IOException {
     this.config = b.config;
@@ -81,17 +77,43 @@ public final class LokiSink implements Sink, AutoCloseable {
 
   @Override
   public void push(Batch batch) throws RetryableSinkException, InterruptedException {
-    List<LogEntry> entries = prepare(batch);
-    if (!entries.isEmpty()) {
-      deliver(entries);
+    PreparedBatches.Prepared p = prepared.find(batch).orElseGet(() -> shapeOnce(batch));
+    if (!p.entries().isEmpty()) {
+      deliver(p.entries(), p.body());
     }
+    prepared.remove(batch); // delivered (or its rejects dropped): never pushed again
   }
 
-  private List<LogEntry> prepare(Batch batch) {
-    Prepared p = lastPrepared.get();
-    if (p != null && p.batch() == batch) {
-      return p.entries();
+  /**
+   * Shapes and encodes {@code batch} ahead of its push (on the lane's batching thread, while the
+   * previous batch is in push). An encoding failure is left for the push to report.
+   */
+  @Override
+  public void prepare(Batch batch) {
+    if (prepared.find(batch).isPresent()) {
+      return;
     }
+    List<LogEntry> entries = shape(batch);
+    Optional<EncodedBody> body = Optional.empty();
+    if (!entries.isEmpty()) {
+      try {
+        body = Optional.of(encode(entries));
+      } catch (RetryableSinkException e) {
+        LOG.debug("encoding ahead of the push failed; the push encodes again", e);
+      }
+    }
+    prepared.put(new PreparedBatches.Prepared(batch, entries, body));
+  }
+
+  private PreparedBatches.Prepared shapeOnce(Batch batch) {
+    PreparedBatches.Prepared p =
+        new PreparedBatches.Prepared(batch, shape(batch), Optional.empty());
+    prepared.put(p);
+    return p;
+  }
+
+  /** The deliverable entries with the line cap and the label guard applied (counted here). */
+  private List<LogEntry> shape(Batch batch) {
     List<LogEntry> out = new ArrayList<>(batch.entries().size());
     for (LogEntry e : batch.deliverable()) {
       Optional<String> cut = truncator.truncate(e.line());
@@ -111,14 +133,17 @@ public final class LokiSink implements Sink, AutoCloseable {
       }
       out.add(guarded.entry());
     }
-    List<LogEntry> entries = List.copyOf(out);
-    lastPrepared.set(new Prepared(batch, entries));
-    return entries;
+    return List.copyOf(out);
   }
 
-  /** Pushes {@code entries}, bisecting on 400/413 until the rejected ones are isolated. */
-  private void deliver(List<LogEntry> entries) throws RetryableSinkException, InterruptedException {
-    EncodedBody body = encode(entries);
+  /**
+   * Pushes {@code entries}, bisecting on 400/413 until the rejected ones are isolated.
+   *
+   * @param encoded the body of exactly {@code entries}, when already encoded
+   */
+  private void deliver(List<LogEntry> entries, Optional<EncodedBody> encoded)
+      throws RetryableSinkException, InterruptedException {
+    EncodedBody body = encoded.isPresent() ? encoded.get() : encode(entries);
     LokiHttpTransport.Response r = sendWithRetries(body);
     if (r.status() < 300) {
       metrics.bytesPushed(body.bytes().length);
@@ -132,8 +157,8 @@ public final class LokiSink implements Sink, AutoCloseable {
     // Loki may have stored the valid part already; re-pushing it is harmless (exact duplicates
     // are dropped server-side).
     int mid = entries.size() / 2;
-    deliver(entries.subList(0, mid));
-    deliver(entries.subList(mid, entries.size()));
+    deliver(entries.subList(0, mid), Optional.empty());
+    deliver(entries.subList(mid, entries.size()), Optional.empty());
   }
 
   private EncodedBody encode(List<LogEntry> entries) throws RetryableSinkException {

@@ -15,8 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Memory: a batch leaves the lane queue's byte budget when the batching stage polls its entries,
  * so the waiting batch and the one in push (each at most {@code batch.max_bytes} of lines, about
- * 1.6× that on the heap with 1 KiB lines) are not charged to {@code queue_max_bytes}; they are part
- * of the fixed 64 MiB headroom of the bound {@code lanes × queue_max_bytes + 64 MiB}.
+ * 1.6× that on the heap with 1 KiB lines, plus its encoded body, about 0.3× with protobuf+snappy)
+ * are not charged to {@code queue_max_bytes}; with the default 1 MiB batches that is under 5 MiB
+ * per lane, part of the fixed 64 MiB headroom of the bound {@code lanes × queue_max_bytes + 64
+ * MiB}.
  *
  * <p>Ownership is exact, so an abandoned batch is counted once: a batch belongs to the delivery
  * stage once {@link #take} returned it; until then it belongs to the batching stage, which gets it

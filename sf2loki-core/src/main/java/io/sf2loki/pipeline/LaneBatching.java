@@ -10,8 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The batching stage of one lane (its own thread): polls the lane queue, feeds the {@link Batcher}
- * and hands each due batch to the delivery stage through the {@link BatchHandoff}. It runs while
- * the delivery stage pushes the previous batch, so forming a batch overlaps the push round trip.
+ * and hands each due batch to the delivery stage through the {@link BatchHandoff}, after letting
+ * the sink {@linkplain io.sf2loki.spi.Sink#prepare prepare} it (for Loki: shape and encode). It
+ * runs while the delivery stage pushes the previous batch, so forming and encoding a batch overlap
+ * the push round trip instead of adding to it.
  *
  * <p>Backpressure stays structural (invariant 4): while the delivery stage is busy with one batch
  * and the next one waits in the hand-off, this stage is blocked in {@link BatchHandoff#put}, stops
@@ -85,8 +87,15 @@ final class LaneBatching implements Runnable {
     }
   }
 
-  /** Waits until the delivery stage took {@code batch}; false (batch abandoned) when aborted. */
+  /**
+   * Lets the sink prepare (shape and encode) {@code batch} — the costly part of a push, done here
+   * while the delivery stage pushes the previous batch — then waits until the delivery stage took
+   * it; false (batch abandoned) when aborted.
+   */
   private boolean handOff(Batch batch) {
+    if (!batch.isCheckpointOnly()) {
+      s.sink().prepare(batch);
+    }
     if (handoff.put(batch)) {
       return true;
     }

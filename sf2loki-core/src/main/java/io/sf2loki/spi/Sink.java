@@ -23,4 +23,13 @@ public interface Sink {
    */
   void push(Batch batch)
       throws RetryableSinkException, PermanentSinkException, InterruptedException;
+
+  /**
+   * Optional work on {@code batch} ahead of its {@link #push} (shaping, encoding), called by the
+   * pipeline on the thread that formed the batch while the lane's previous batch is still being
+   * pushed, so that work overlaps the push round trip. Called at most once per batch, before its
+   * push; the batch may then never be pushed (abandoned at shutdown). {@link #push} must be correct
+   * whether or not this was called. No I/O; the default does nothing.
+   */
+  default void prepare(Batch batch) {}
 }

@@ -1,0 +1,59 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.model.Batch;
+import io.sf2loki.model.LogEntry;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The shaped entries (and, once encoded, the push body) of the last few batches, found by batch
+ * <em>identity</em> ({@link Batch} is a record: its {@code equals} would compare every entry).
+ *
+ * <p>Why: a lane retries the same {@code Batch} object, and shaping it once keeps the truncation
+ * and demotion counters exact across retries; and the pipeline {@linkplain LokiSink#prepare
+ * prepares} the next batch of a lane while the previous one is pushed, so its encoding overlaps the
+ * round trip. A live batch is either in push or waiting in a lane's hand-off, so two lanes need
+ * four slots; eight leave room for batches abandoned at shutdown, which are never pushed and age
+ * out. An evicted batch is merely shaped and encoded again. Thread-safe.
+ */
+final class PreparedBatches {
+
+  static final int CAPACITY = 8;
+
+  /**
+   * @param body the encoded body of all of {@code entries}, when it was encoded ahead of the push
+   */
+  record Prepared(Batch batch, List<LogEntry> entries, Optional<EncodedBody> body) {}
+
+  private final ArrayDeque<Prepared> slots = new ArrayDeque<>(CAPACITY);
+
+  synchronized Optional<Prepared> find(Batch batch) {
+    for (Prepared p : slots) {
+      if (p.batch() == batch) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Remembers {@code p}, replacing an earlier one of the same batch, evicting the oldest. */
+  synchronized void put(Prepared p) {
+    remove(p.batch());
+    if (slots.size() >= CAPACITY) {
+      slots.pollFirst();
+    }
+    slots.addLast(p);
+  }
+
+  /** Forgets {@code batch} (delivered: it is never pushed again). */
+  synchronized void remove(Batch batch) {
+    for (Iterator<Prepared> it = slots.iterator(); it.hasNext(); ) {
+      if (it.next().batch() == batch) {
+        it.remove();
+        return;
+      }
+    }
+  }
+}
