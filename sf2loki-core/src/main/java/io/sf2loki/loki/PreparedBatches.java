@@ -15,12 +15,14 @@ import java.util.Optional;
  * and demotion counters exact across retries; and the pipeline {@linkplain LokiSink#prepare
  * prepares} the next batch of a lane while the previous one is pushed, so its encoding overlaps the
  * round trip. A live batch is either in push or waiting in a lane's hand-off, so two lanes need
- * four slots; eight leave room for batches abandoned at shutdown, which are never pushed and age
- * out. An evicted batch is merely shaped and encoded again. Thread-safe.
+ * four slots. A delivered batch is removed; one abandoned at shutdown is never pushed and is the
+ * oldest, so the next run's first batches evict it. Four slots bound what is held here to four
+ * batches (part of the memory bound's 64 MiB headroom). An evicted batch is merely shaped and
+ * encoded again. Thread-safe.
  */
 final class PreparedBatches {
 
-  static final int CAPACITY = 8;
+  static final int CAPACITY = 4;
 
   /**
    * @param body the encoded body of all of {@code entries}, when it was encoded ahead of the push

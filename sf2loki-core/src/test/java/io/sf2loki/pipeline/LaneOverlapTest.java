@@ -87,6 +87,9 @@ class LaneOverlapTest {
     assertThat(burst.allEmitted.await(10, TimeUnit.SECONDS)).isTrue();
     await().atMost(Duration.ofSeconds(10)).until(() -> sink.attempts().size() == 1);
     assertThat(store.commits()).isEmpty();
+    // batch 2 was also prepared (encoded, for Loki) while push 1 was in flight
+    await().atMost(Duration.ofSeconds(10)).until(() -> sink.prepared().size() == 2);
+    assertThat(sink.prepared().get(0)).isSameAs(sink.attempts().get(0));
 
     sink.release();
     run.stop().requestStop();

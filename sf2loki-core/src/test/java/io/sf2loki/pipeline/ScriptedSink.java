@@ -18,6 +18,7 @@ public final class ScriptedSink implements Sink {
 
   private final List<LogEntry> delivered = new CopyOnWriteArrayList<>();
   private final List<Batch> attempts = new CopyOnWriteArrayList<>();
+  private final List<Batch> prepared = new CopyOnWriteArrayList<>();
   private final Semaphore gate = new Semaphore(0);
   private volatile Predicate<Batch> stall = b -> false;
   private volatile int retryableFailures;
@@ -55,6 +56,16 @@ public final class ScriptedSink implements Sink {
 
   public List<Batch> attempts() {
     return List.copyOf(attempts);
+  }
+
+  /** The batches the pipeline prepared, in order. */
+  public List<Batch> prepared() {
+    return List.copyOf(prepared);
+  }
+
+  @Override
+  public void prepare(Batch batch) {
+    prepared.add(batch);
   }
 
   @Override
