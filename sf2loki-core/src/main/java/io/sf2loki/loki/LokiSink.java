@@ -11,12 +11,10 @@ import io.sf2loki.spi.Sink;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -33,8 +31,11 @@ import org.slf4j.LoggerFactory;
  * 400 and 413 bisect the batch down to the entries Loki rejects, which are dropped, counted, and
  * appended to the dead-letter file, while the rest is delivered — the call then returns normally.
  *
- * <p>Thread-safe: the two lanes call {@link #push} concurrently over one pooled HTTP client. Build
- * with {@link #builder}, {@link #close} when done.
+ * <p>Each batch is shaped once and, when the pipeline calls {@link #prepare} on the lane's batching
+ * thread, encoded there ahead of its push; retries reuse both ({@link PreparedBatches}).
+ *
+ * <p>Thread-safe: the two lanes call {@link #prepare} and {@link #push} concurrently over one
+ * pooled HTTP client. Build with {@link #builder}, {@link #close} when done.
  */
 public final class LokiSink implements Sink, AutoCloseable {
 
@@ -43,8 +44,7 @@ public final class LokiSink implements Sink, AutoCloseable {
   private final LokiSinkConfig config;
   private final LokiHttpTransport transport;
   private final LokiEncoder encoder;
-  private final LineTruncator truncator;
-  private final LabelGuard labelGuard;
+  private final EntryShaper shaper;
   private final LokiMetrics metrics;
   private final Optional<DeadLetterFile> deadLetter;
   private final Clock clock;
@@ -52,7 +52,6 @@ public final class LokiSink implements Sink, AutoCloseable {
   private final Backoff backoff;
   private final String target;
   private final AtomicInteger authFailures = new AtomicInteger();
-  private final Set<String> warnedLabels = ConcurrentHashMap.newKeySet();
   private final PreparedBatches prepared = new PreparedBatches();
 
   private LokiSink(Builder b) throws IOException {
@@ -60,9 +59,10 @@ public final class LokiSink implements Sink, AutoCloseable {
     this.clock = b.clock;
     this.transport = new LokiHttpTransport(b.config, b.userAgent);
     this.encoder = LokiEncoder.of(b.config.encoding(), b.config.gzip());
-    this.truncator = new LineTruncator(b.config.maxLineBytes());
-    this.labelGuard = new LabelGuard(b.extraLabelNames);
     this.metrics = new LokiMetrics(b.registry);
+    this.shaper =
+        new EntryShaper(
+            new LineTruncator(b.config.maxLineBytes()), new LabelGuard(b.extraLabelNames), metrics);
     this.deadLetter = b.config.deadLetterFile().map(p -> new DeadLetterFile(p, b.clock));
     this.sleeper = b.sleeper;
     this.backoff =
@@ -93,7 +93,7 @@ public final class LokiSink implements Sink, AutoCloseable {
     if (prepared.find(batch).isPresent()) {
       return;
     }
-    List<LogEntry> entries = shape(batch);
+    List<LogEntry> entries = shaper.shape(batch);
     Optional<EncodedBody> body = Optional.empty();
     if (!entries.isEmpty()) {
       try {
@@ -107,33 +107,9 @@ public final class LokiSink implements Sink, AutoCloseable {
 
   private PreparedBatches.Prepared shapeOnce(Batch batch) {
     PreparedBatches.Prepared p =
-        new PreparedBatches.Prepared(batch, shape(batch), Optional.empty());
+        new PreparedBatches.Prepared(batch, shaper.shape(batch), Optional.empty());
     prepared.put(p);
     return p;
-  }
-
-  /** The deliverable entries with the line cap and the label guard applied (counted here). */
-  private List<LogEntry> shape(Batch batch) {
-    List<LogEntry> out = new ArrayList<>(batch.entries().size());
-    for (LogEntry e : batch.deliverable()) {
-      Optional<String> cut = truncator.truncate(e.line());
-      if (cut.isPresent()) {
-        metrics.truncated(e);
-        e = e.withLine(cut.get());
-      }
-      LabelGuard.Result guarded = labelGuard.apply(e);
-      for (String name : guarded.demoted()) {
-        metrics.demoted(name);
-        if (warnedLabels.add(name)) {
-          LOG.warn(
-              "label '{}' is not an allowed stream label (or is invalid); it is sent as"
-                  + " structured metadata instead",
-              name);
-        }
-      }
-      out.add(guarded.entry());
-    }
-    return List.copyOf(out);
   }
 
   /**

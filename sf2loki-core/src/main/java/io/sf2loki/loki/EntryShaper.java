@@ -1,0 +1,56 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.model.Batch;
+import io.sf2loki.model.LogEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shapes a batch's deliverable entries for Loki: the line cap ({@link LineTruncator}) and the label
+ * allowlist ({@link LabelGuard}), counting each truncation and demotion and warning once per
+ * demoted label name. Counted per call, so {@link LokiSink} shapes each batch once. Thread-safe.
+ */
+final class EntryShaper {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EntryShaper.class);
+
+  private final LineTruncator truncator;
+  private final LabelGuard labelGuard;
+  private final LokiMetrics metrics;
+  private final Set<String> warnedLabels = ConcurrentHashMap.newKeySet();
+
+  EntryShaper(LineTruncator truncator, LabelGuard labelGuard, LokiMetrics metrics) {
+    this.truncator = truncator;
+    this.labelGuard = labelGuard;
+    this.metrics = metrics;
+  }
+
+  /** The deliverable entries of {@code batch} with the line cap and the label guard applied. */
+  List<LogEntry> shape(Batch batch) {
+    List<LogEntry> out = new ArrayList<>(batch.entries().size());
+    for (LogEntry e : batch.deliverable()) {
+      Optional<String> cut = truncator.truncate(e.line());
+      if (cut.isPresent()) {
+        metrics.truncated(e);
+        e = e.withLine(cut.get());
+      }
+      LabelGuard.Result guarded = labelGuard.apply(e);
+      for (String name : guarded.demoted()) {
+        metrics.demoted(name);
+        if (warnedLabels.add(name)) {
+          LOG.warn(
+              "label '{}' is not an allowed stream label (or is invalid); it is sent as"
+                  + " structured metadata instead",
+              name);
+        }
+      }
+      out.add(guarded.entry());
+    }
+    return List.copyOf(out);
+  }
+}
