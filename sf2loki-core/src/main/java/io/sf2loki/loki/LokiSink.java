@@ -90,7 +90,8 @@ public final class LokiSink implements Sink, AutoCloseable {
    */
   @Override
   public void prepare(Batch batch) {
-    if (prepared.find(batch).isPresent()) {
+    if (batch.isCheckpointOnly() || prepared.find(batch).isPresent()) {
+      // Never pushed, so a slot for it would only be evicted by age, possibly before a live one.
       return;
     }
     List<LogEntry> entries = shaper.shape(batch);

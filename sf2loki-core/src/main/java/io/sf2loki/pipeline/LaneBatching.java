@@ -49,9 +49,14 @@ final class LaneBatching implements Runnable {
       ended = consume();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // An Error too (the snappy native library failing to load, an OutOfMemoryError while
+      // encoding): without fail() the other stage and the lane's producers would wait forever.
       LOG.error("{} lane batching failed", lane, e);
       s.control().fail(e);
+      if (e instanceof Error error) {
+        throw error;
+      }
     } finally {
       if (ended) {
         handoff.close(); // the delivery stage ends after the last batch

@@ -46,9 +46,14 @@ final class LaneDelivery implements Runnable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // An Error too (the snappy native library failing to load, an OutOfMemoryError while
+      // encoding): without fail() the other stage and the lane's producers would wait forever.
       LOG.error("{} lane delivery failed", lane, e);
       s.control().fail(e);
+      if (e instanceof Error error) {
+        throw error;
+      }
     } finally {
       handoff.abort(); // a batch still waiting is given back and abandoned by the batching stage
       s.control().workerDone();

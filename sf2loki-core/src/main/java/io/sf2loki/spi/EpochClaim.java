@@ -22,6 +22,9 @@ public interface EpochClaim {
    * or above it. Only the reserved epoch key changes. An unfenced term (empty {@link
    * Term#fencingEpoch()}, the {@code noop} coordinator's) claims nothing and writes nothing.
    *
+   * <p>A store that cannot make the claim atomic in its current environment (the file store on a
+   * file system without locks) may degrade it to the empty fenced commit, and must log that it did.
+   *
    * <p>When the store cannot tell whether its own earlier attempt landed (a lost response), it
    * refuses: a false refusal costs one more campaign, a false success would let two leaders share
    * an epoch.

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.Ticker;
@@ -100,6 +101,28 @@ class LaneOverlapTest {
             IntStream.range(0, 30).mapToObj(i -> perBatchKey(i).line()).toList());
     assertThat(store.commits())
         .containsExactly(Map.of("a", "9"), Map.of("b", "19"), Map.of("c", "29"));
+  }
+
+  @Test
+  void anErrorWhilePreparingFailsTheRunInsteadOfStallingTheLane() throws Exception {
+    Sink nativeLibraryMissing =
+        new Sink() {
+          @Override
+          public void push(Batch batch) {}
+
+          @Override
+          public void prepare(Batch batch) {
+            throw new UnsatisfiedLinkError("no snappyjava in java.library.path");
+          }
+        };
+    Burst burst = new Burst(30, LaneOverlapTest::perBatchKey);
+    Runs.Running run =
+        Runs.start(fast(List.of(burst), nativeLibraryMissing, store, term).batch(TENS).build());
+
+    PipelineOutcome outcome = run.outcome().get(30, TimeUnit.SECONDS);
+    assertThat(outcome).isInstanceOf(PipelineOutcome.Failed.class);
+    assertThat(((PipelineOutcome.Failed) outcome).cause()).isInstanceOf(UnsatisfiedLinkError.class);
+    assertThat(store.commits()).isEmpty();
   }
 
   @Test

@@ -12,6 +12,7 @@ import io.sf2loki.state.internal.Mutation;
 import io.sf2loki.state.internal.StateDocument;
 import io.sf2loki.state.internal.StoreMetrics;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -50,15 +51,24 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private final SidecarLock lock;
   private Optional<SidecarLock.Held> lifetimeLock;
   private boolean straysCleaned;
+  private boolean warnedUnlockedClaim;
   private boolean closed;
 
   /** Creates the store without touching the file system. */
   public FileCheckpointStore(FileStoreConfig config, StoreEnvironment environment, Ticker ticker) {
+    this(config, environment, ticker, FileChannel::tryLock);
+  }
+
+  FileCheckpointStore(
+      FileStoreConfig config,
+      StoreEnvironment environment,
+      Ticker ticker,
+      SidecarLock.Locker locker) {
     this.config = Objects.requireNonNull(config, "config");
     this.singleInstance = environment.singleInstance();
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.metrics = new StoreMetrics(environment.metrics(), "file");
-    this.lock = new SidecarLock(config.path());
+    this.lock = new SidecarLock(config.path(), locker);
   }
 
   @Override
@@ -130,7 +140,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
               Optional<SidecarLock.Held> held = lock.acquireWithin(config.lockTimeout(), ticker);
               try {
                 cleanStraysOnce(held.isPresent());
-                readMergeWrite(mutation);
+                readMergeWrite(held.isPresent() ? mutation : withoutLock(mutation));
               } finally {
                 held.ifPresent(SidecarLock.Held::close);
               }
@@ -138,6 +148,28 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
             return null;
           }
         });
+  }
+
+  /**
+   * Without a lock (a file system that refuses them, e.g. NFS without lockd) nothing here is a
+   * compare-and-set, so a claim cannot promise to be the only one of its epoch. Refusing it would
+   * keep the daemon from ever leading on such a mount, where it ran before; it is degraded to the
+   * plain epoch stamp instead (raise when higher, never refuse an equal epoch), and said once.
+   */
+  private Mutation withoutLock(Mutation mutation) {
+    if (!(mutation instanceof Mutation.Claim claim)) {
+      return mutation;
+    }
+    if (!warnedUnlockedClaim) {
+      warnedUnlockedClaim = true;
+      LOG.warn(
+          "the file system of {} does not support locks: the epoch claim at acquire is not atomic"
+              + " here, so if the lease is deleted while being taken two replicas may run one"
+              + " epoch until the next renewal; use a file system with working locks (or s3/gcs)"
+              + " for HA",
+          location());
+    }
+    return Mutation.commit(Map.of(), claim.fence());
   }
 
   private void readMergeWrite(Mutation mutation) {

@@ -25,13 +25,29 @@ final class SidecarLock {
   private static final Logger LOG = LoggerFactory.getLogger(SidecarLock.class);
   private static final long POLL_NANOS = Duration.ofMillis(5).toNanos();
 
+  /** Takes an OS lock on a channel: {@link FileChannel#tryLock()} outside tests. */
+  @FunctionalInterface
+  interface Locker {
+    /**
+     * @return the lock, or null when another process holds it
+     * @throws IOException the file system does not support locks (NFS without lockd: ENOLCK)
+     */
+    FileLock tryLock(FileChannel channel) throws IOException;
+  }
+
   private final Path statePath;
   private final Path lockPath;
+  private final Locker locker;
   private boolean warnedUnsupported;
 
   SidecarLock(Path statePath) {
+    this(statePath, FileChannel::tryLock);
+  }
+
+  SidecarLock(Path statePath, Locker locker) {
     this.statePath = statePath;
     this.lockPath = statePath.resolveSibling(statePath.getFileName() + ".lock");
+    this.locker = locker;
   }
 
   Path path() {
@@ -118,7 +134,7 @@ final class SidecarLock {
           "cannot open lock file " + lockPath + " of state file " + statePath + ": " + e, e);
     }
     try {
-      FileLock lock = channel.tryLock();
+      FileLock lock = locker.tryLock(channel);
       if (lock == null) {
         closeQuietly(channel);
         return Attempt.BUSY;
