@@ -78,8 +78,9 @@ public final class LokiSink implements Sink, AutoCloseable {
   @Override
   public void push(Batch batch) throws RetryableSinkException, InterruptedException {
     PreparedBatches.Prepared p = prepared.find(batch).orElseGet(() -> shapeOnce(batch));
-    if (!p.entries().isEmpty()) {
-      deliver(p.entries(), p.body());
+    List<LogEntry> pending = p.pending();
+    if (!pending.isEmpty()) {
+      deliver(pending, p.pendingBody(), p.resolved());
     }
     prepared.remove(batch); // delivered (or its rejects dropped): never pushed again
   }
@@ -118,24 +119,27 @@ public final class LokiSink implements Sink, AutoCloseable {
    *
    * @param encoded the body of exactly {@code entries}, when already encoded
    */
-  private void deliver(List<LogEntry> entries, Optional<EncodedBody> encoded)
+  private void deliver(
+      List<LogEntry> entries, Optional<EncodedBody> encoded, Set<LogEntry> resolved)
       throws RetryableSinkException, InterruptedException {
     EncodedBody body = encoded.isPresent() ? encoded.get() : encode(entries);
     LokiHttpTransport.Response r = sendWithRetries(body);
     if (r.status() < 300) {
       metrics.bytesPushed(body.bytes().length);
       authFailures.set(0);
+      resolved.addAll(entries);
       return;
     }
     if (entries.size() == 1) {
       drop(entries.get(0), r);
+      resolved.add(entries.get(0));
       return;
     }
     // Loki may have stored the valid part already; re-pushing it is harmless (exact duplicates
     // are dropped server-side).
     int mid = entries.size() / 2;
-    deliver(entries.subList(0, mid), Optional.empty());
-    deliver(entries.subList(mid, entries.size()), Optional.empty());
+    deliver(entries.subList(0, mid), Optional.empty(), resolved);
+    deliver(entries.subList(mid, entries.size()), Optional.empty(), resolved);
   }
 
   private EncodedBody encode(List<LogEntry> entries) throws RetryableSinkException {

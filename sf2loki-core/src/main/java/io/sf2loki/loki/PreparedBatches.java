@@ -3,9 +3,12 @@ package io.sf2loki.loki;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
 import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The shaped entries (and, once encoded, the push body) of the last few batches, found by batch
@@ -26,8 +29,30 @@ final class PreparedBatches {
 
   /**
    * @param body the encoded body of all of {@code entries}, when it was encoded ahead of the push
+   * @param resolved the entries Loki already accepted or that were dropped, by identity: a retry of
+   *     a batch that failed part-way through a bisection sends only the rest, so a dropped entry is
+   *     not counted and dead-lettered twice. Mutated only by the batch's one push at a time.
    */
-  record Prepared(Batch batch, List<LogEntry> entries, Optional<EncodedBody> body) {}
+  record Prepared(
+      Batch batch, List<LogEntry> entries, Optional<EncodedBody> body, Set<LogEntry> resolved) {
+
+    Prepared(Batch batch, List<LogEntry> entries, Optional<EncodedBody> body) {
+      this(batch, entries, body, Collections.newSetFromMap(new IdentityHashMap<>()));
+    }
+
+    /** The entries still to deliver, in order. */
+    List<LogEntry> pending() {
+      if (resolved.isEmpty()) {
+        return entries;
+      }
+      return entries.stream().filter(e -> !resolved.contains(e)).toList();
+    }
+
+    /** The body to send for {@link #pending()}, when it is still the prepared one. */
+    Optional<EncodedBody> pendingBody() {
+      return resolved.isEmpty() ? body : Optional.empty();
+    }
+  }
 
   private final ArrayDeque<Prepared> slots = new ArrayDeque<>(CAPACITY);
 

@@ -188,6 +188,37 @@ class LokiSinkStatusTest {
   }
 
   @Test
+  void retryAfterAFailurePartWayThroughABisectionDoesNotDropTheSameEntryTwice() throws Exception {
+    loki.rejectEntries(new EntryRejection("POISON", 400));
+    // Pushes 1-4 ([0-3] 400, [0,1] 400, [0] 400 → dropped, [1] ok) pass; [2,3] then fails 5×.
+    loki.addFault(Fault.latency(Duration.ZERO, 4));
+    loki.addFault(Fault.status(500, 5));
+    Path dlq = dir.resolve("dead.jsonl");
+    Batch batch = batch(4, "0");
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()).deadLetter(dlq))) {
+      assertThatThrownBy(() -> sink.push(batch)).isInstanceOf(RetryableSinkException.class);
+      sink.push(batch); // the lane retries the same batch
+    }
+
+    assertThat(loki.lines()).containsExactlyInAnyOrder("l1", "l2", "l3");
+    assertThat(loki.pushes().get(loki.pushes().size() - 1).entryCount()).isEqualTo(2);
+    assertThat(Files.readAllLines(dlq)).hasSize(1);
+    assertThat(
+            registry
+                .counter(
+                    "sf2loki_loki_entries_dropped",
+                    "reason",
+                    "bad_request",
+                    "source",
+                    "eventlogfile",
+                    "event_type",
+                    "Login")
+                .count())
+        .isEqualTo(1);
+  }
+
+  @Test
   void oversizedEntryIsDroppedAsOversized413AndWrittenToTheDeadLetterFile() throws Exception {
     loki.rejectEntries(new EntryRejection("POISON", 413));
     Path dlq = dir.resolve("dead.jsonl");
