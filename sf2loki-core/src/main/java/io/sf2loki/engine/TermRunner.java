@@ -67,7 +67,6 @@ final class TermRunner implements LeadershipListener {
 
   @Override
   public void onAcquire(Term term) {
-    metrics.acquired(term.epoch());
     LOG.info("acquired leadership as {}", term.describe());
     try {
       recordEpoch(term);
@@ -87,6 +86,8 @@ final class TermRunner implements LeadershipListener {
       control.finish(new EngineOutcome.Failed(e));
       return;
     }
+    // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
+    metrics.acquired(term.epoch());
     control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
     LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
     StopTrigger stop = new StopTrigger();
@@ -138,10 +139,10 @@ final class TermRunner implements LeadershipListener {
 
   @Override
   public void onLose(Term term) {
-    metrics.lost();
     Thread thread = running;
     running = null;
     if (thread != null) {
+      metrics.lost();
       termStop.requestStop();
       try {
         thread.join(drainTimeout.toMillis());
