@@ -143,22 +143,8 @@ public abstract class ConditionalCheckpointStore
         return;
       }
       Snapshot fresh = readFresh();
-      if (Arrays.equals(fresh.bytes(), bytes) && !mutation.provenByContent()) {
-        throw new FencedException(
-            location()
-                + ": "
-                + mutation.verb()
-                + " of "
-                + mutation.fence().describe()
-                + " cannot be confirmed: the object holds the bytes we sent, but a rival claiming"
-                + " the same epoch would have written the same bytes; standing by rather than"
-                + " risking two leaders with one epoch");
-      }
       if (Arrays.equals(fresh.bytes(), bytes)) {
-        LOG.info(
-            "{}: conditional write answered 412 but the object holds our bytes; the earlier"
-                + " attempt was applied and its response lost",
-            location());
+        ownBytesFound(mutation);
         return;
       }
       if (++conflicts > MAX_CONFLICTS) {
@@ -177,6 +163,29 @@ public abstract class ConditionalCheckpointStore
       base = fresh;
       fromCache = false;
     }
+  }
+
+  /**
+   * The object holds exactly the bytes we sent after a failed precondition: our earlier attempt
+   * landed and only its response was lost — unless a rival could have written the same bytes, as
+   * for a claim of the same epoch over the same document, which is then refused.
+   */
+  private void ownBytesFound(Mutation mutation) {
+    if (!mutation.provenByContent()) {
+      throw new FencedException(
+          location()
+              + ": "
+              + mutation.verb()
+              + " of "
+              + mutation.fence().describe()
+              + " cannot be confirmed: the object holds the bytes we sent, but a rival claiming"
+              + " the same epoch would have written the same bytes; standing by rather than"
+              + " risking two leaders with one epoch");
+    }
+    LOG.info(
+        "{}: conditional write answered 412 but the object holds our bytes; the earlier"
+            + " attempt was applied and its response lost",
+        location());
   }
 
   /**
