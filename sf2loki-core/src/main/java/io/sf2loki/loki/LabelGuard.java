@@ -1,11 +1,11 @@
 package io.sf2loki.loki;
 
+import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -22,17 +22,13 @@ final class LabelGuard {
 
   private static final Pattern NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
   private static final int MAX_VALUE_LENGTH = 2048;
-  private static final int PASSED_MAX = 4096;
 
   /** What the guard did to one entry. */
   record Result(LogEntry entry, Set<String> demoted) {}
 
   private final Set<String> allowed;
-  // Label sets that passed. They are few and shared per stream with a memoised hash, so most
-  // entries
-  // are checked by one hash lookup and an identity comparison. Bounded: past PASSED_MAX distinct
-  // sets (not a sane label cardinality) the rest are checked each time.
-  private final Set<StringMap> passed = ConcurrentHashMap.newKeySet();
+  // The names each label set must demote (usually none), remembered per shared label set.
+  private final LabelSetMemo<Set<String>> demotions = new LabelSetMemo<>();
 
   /**
    * @param extraAllowed names allowed beyond {@link #ALLOWLIST} (promoted ELF labels, {@code
@@ -45,24 +41,19 @@ final class LabelGuard {
     this.allowed = Set.copyOf(all);
   }
 
-  Result apply(LogEntry entry) {
-    StringMap given = entry.labels();
-    if (passed.contains(given)) {
-      return new Result(entry, Set.of());
-    }
-    Set<String> demoted = null;
+  private Set<String> demotedNames(StringMap given) {
+    Set<String> demoted = new java.util.TreeSet<>();
     for (int i = 0; i < given.size(); i++) {
       if (!ok(given.keyAt(i), given.valueAt(i))) {
-        if (demoted == null) {
-          demoted = new java.util.TreeSet<>();
-        }
         demoted.add(given.keyAt(i));
       }
     }
-    if (demoted == null) {
-      if (passed.size() < PASSED_MAX) {
-        passed.add(given);
-      }
+    return demoted.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(demoted);
+  }
+
+  Result apply(LogEntry entry) {
+    Set<String> demoted = demotions.get(entry.labels(), this::demotedNames);
+    if (demoted.isEmpty()) {
       return new Result(entry, Set.of());
     }
     Map<String, String> labels = new TreeMap<>(entry.labels());

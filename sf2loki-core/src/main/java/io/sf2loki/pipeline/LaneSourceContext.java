@@ -1,5 +1,6 @@
 package io.sf2loki.pipeline;
 
+import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
 import io.sf2loki.spi.SourceContext;
@@ -8,15 +9,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What one source sees of the run: {@link #emit} charges its lane (blocking while full), stamps the
  * static labels over the entry's own and counts ingest; checkpoints come from the run's committer.
  */
 final class LaneSourceContext implements SourceContext {
-
-  private static final int MERGED_MAX = 4096;
 
   private final LaneQueue queue;
   private final Committer committer;
@@ -25,8 +23,8 @@ final class LaneSourceContext implements SourceContext {
   private final Map<String, String> staticLabels;
   private final Clock clock;
   // Label sets merged with the static labels: sources pass one shared label set per stream, so the
-  // merge is usually a lookup (memoised hash, identity equals). Bounded against a runaway source.
-  private final Map<StringMap, StringMap> merged = new ConcurrentHashMap<>();
+  // merge is usually a lookup.
+  private final LabelSetMemo<StringMap> merged = new LabelSetMemo<>();
 
   LaneSourceContext(
       LaneQueue queue,
@@ -58,16 +56,14 @@ final class LaneSourceContext implements SourceContext {
     if (staticLabels.isEmpty()) {
       return e;
     }
-    StringMap labels = merged.get(e.labels());
-    if (labels == null) {
-      Map<String, String> union = new TreeMap<>(e.labels());
-      union.putAll(staticLabels);
-      labels = StringMap.of(union);
-      if (merged.size() < MERGED_MAX) {
-        merged.put(e.labels(), labels);
-      }
-    }
+    StringMap labels = merged.get(e.labels(), this::withStaticLabels);
     return LogEntry.of(e.timestampNanos(), labels, e.line(), e.metadata(), e.checkpoint());
+  }
+
+  private StringMap withStaticLabels(StringMap labels) {
+    Map<String, String> union = new TreeMap<>(labels);
+    union.putAll(staticLabels);
+    return StringMap.of(union);
   }
 
   @Override

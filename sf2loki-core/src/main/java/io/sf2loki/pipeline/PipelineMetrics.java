@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.sf2loki.loki.LokiMetrics;
+import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
 import io.sf2loki.spi.Source;
@@ -43,8 +44,7 @@ public final class PipelineMetrics {
   private final Map<List<String>, Ingest> ingest = new ConcurrentHashMap<>();
   // The same meters by label set: label sets are shared per stream with a memoised hash, so this
   // lookup replaces building a tag key per entry. Bounded; past it the tag key is built each time.
-  private final Map<StringMap, Ingest> ingestByLabels = new ConcurrentHashMap<>();
-  private static final int BY_LABELS_MAX = 4096;
+  private final LabelSetMemo<Ingest> ingestByLabels = new LabelSetMemo<>();
 
   private record Ingest(Counter count, DistributionSummary lag) {}
 
@@ -97,17 +97,15 @@ public final class PipelineMetrics {
   }
 
   void ingested(LogEntry e, long nowNanos) {
-    Ingest m = ingestByLabels.get(e.labels());
-    if (m == null) {
-      String source = e.labels().getOrDefault("source", "unknown");
-      String type = e.labels().getOrDefault("event_type", "unknown");
-      m = ingest.computeIfAbsent(List.of(source, type), this::newIngest);
-      if (ingestByLabels.size() < BY_LABELS_MAX) {
-        ingestByLabels.put(e.labels(), m);
-      }
-    }
+    Ingest m = ingestByLabels.get(e.labels(), this::ingestFor);
     m.count().increment();
     m.lag().record(Math.max(0, nowNanos - e.timestampNanos()) / 1e9);
+  }
+
+  private Ingest ingestFor(StringMap labels) {
+    String source = labels.getOrDefault("source", "unknown");
+    String type = labels.getOrDefault("event_type", "unknown");
+    return ingest.computeIfAbsent(List.of(source, type), this::newIngest);
   }
 
   private Ingest newIngest(List<String> tags) {

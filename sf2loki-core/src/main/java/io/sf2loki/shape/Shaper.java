@@ -2,6 +2,7 @@ package io.sf2loki.shape;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.StringMap;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns one record's top-level field map into a Loki entry by the shared rules, in this order:
@@ -43,8 +43,7 @@ public final class Shaper {
   // pipeline groups and checks label sets by a memoised hash and identity, and a queued entry does
   // not hold its own copy. Bounded (the label guard already caps promoted values); past the bound a
   // set is used unshared.
-  private final Map<StringMap, StringMap> labelSets = new ConcurrentHashMap<>();
-  private static final int LABEL_SETS_MAX = 4096;
+  private final LabelSetMemo<StringMap> labelSets = new LabelSetMemo<>();
 
   /**
    * @param source the {@code source} label and metric attribute
@@ -143,15 +142,7 @@ public final class Shaper {
     labels.putAll(deploymentLabels);
     labels.put("source", source);
     labels.put("event_type", type.eventType());
-    StringMap set = StringMap.of(labels);
-    StringMap shared = labelSets.get(set);
-    if (shared != null) {
-      return shared;
-    }
-    if (labelSets.size() < LABEL_SETS_MAX) {
-      labelSets.putIfAbsent(set, set);
-    }
-    return set;
+    return labelSets.get(StringMap.of(labels), set -> set); // one shared instance per stream
   }
 
   /** The configured top-level fields that are present and non-null, plus {@code level}. */
