@@ -35,8 +35,9 @@ import java.util.Map;
  *   <li>{@code warmup=200000} entries pushed first through a separate pipeline (JIT warm-up)
  * </ul>
  *
- * Prints one result line per run: entries/s, process CPU, CPU per thread group, peak heap in use
- * and the largest post-GC heap, and the bound {@code lanes × queue_max_bytes + 64 MiB}.
+ * Prints one result line per run: entries/s, process CPU, CPU per thread group (JIT and GC threads
+ * included), peak heap in use and the largest post-GC heap, and the bound {@code lanes ×
+ * queue_max_bytes + 64 MiB}; with a child-JVM receiver, a second line with its CPU per thread.
  */
 public final class EndToEndBenchmark {
 
@@ -80,12 +81,21 @@ public final class EndToEndBenchmark {
         }
         long firstAccepted = receiver.entries();
         Duration childCpuBefore = receiver.childCpu();
+        Map<String, double[]> childThreadsBefore = ProcThreadCpu.snapshot(receiver.childPid());
         RunMonitor monitor = new RunMonitor();
         long start = System.nanoTime();
         PipelineOutcome outcome = run(sink, batch, lanes, 0, entries, fresh);
         double secs = (System.nanoTime() - start) / 1e9;
         monitor.close();
+        String childThreads =
+            ProcThreadCpu.format(
+                ProcThreadCpu.delta(
+                    childThreadsBefore, ProcThreadCpu.snapshot(receiver.childPid())),
+                0.05);
         report(o, entries, secs, outcome, monitor, receiver, firstAccepted, childCpuBefore, batch);
+        if (!childThreads.isEmpty()) {
+          System.out.println("RECEIVER cpu by thread (user+system s):" + childThreads);
+        }
       }
     }
   }
@@ -127,20 +137,13 @@ public final class EndToEndBenchmark {
     double childCpu = (receiver.childCpu().toMillis() - childCpuBefore.toMillis()) / 1e3;
     int lanes = Integer.parseInt(o.getOrDefault("lanes", "1"));
     long boundMiB = (lanes * batch.queueMaxBytes() >> 20) + 64;
-    StringBuilder cpu = new StringBuilder();
-    m.cpuByGroup()
-        .forEach(
-            (k, v) -> {
-              if (v >= 0.05) {
-                cpu.append(String.format(Locale.ROOT, " %s=%.1f", k, v));
-              }
-            });
+    String cpu = ProcThreadCpu.format(m.cpuByGroup(), 0.05);
     System.out.printf(
         Locale.ROOT,
         "RESULT %s receiver=%s lanes=%d encoding=%s: %d entries in %.2f s = %.0f entries/s;"
             + " receiver stored %s; process CPU %.1f s (%.0f%% of one core)%s; peak heap used"
             + " %d MiB, largest post-GC %d MiB, -Xmx %d MiB, bound (lanes x queue_max_bytes +"
-            + " 64 MiB) %d MiB; cpu by thread:%s%n",
+            + " 64 MiB) %d MiB; cpu by thread (user+system s):%s%n",
         outcome,
         o.getOrDefault("receiver", "fake-process"),
         lanes,

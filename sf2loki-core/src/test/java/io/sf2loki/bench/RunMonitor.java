@@ -1,77 +1,91 @@
 package io.sf2loki.bench;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
+import java.lang.management.MemoryUsage;
+import java.util.HashSet;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 
 /**
- * Watches a run from a daemon thread: the peak of heap in use (sampled every 2 ms, so the true peak
- * is at most one sample's allocation higher), the largest live heap after a collection (the
- * retained set, from the pools' collection usage), process CPU, and CPU per thread group (threads
- * grouped by name up to the first digit, so the lane worker, the sources, the receiver and GC show
- * separately).
+ * Watches a run cheaply: the peak of heap in use and the largest live heap after a collection come
+ * from the collector's notifications (heap in use just before a collection is the peak of the cycle
+ * it ends, exactly), process CPU from the OS bean, and CPU per thread group, JIT and GC threads
+ * included, from {@link ProcThreadCpu} read every 250 ms. (It used to poll the heap every 2 ms from
+ * a thread that cost 5% of a core.)
  */
 final class RunMonitor implements AutoCloseable {
 
-  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final OperatingSystemMXBean os =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-  private final Map<Long, Long> cpuByThread = new ConcurrentHashMap<>();
-  private final Map<Long, Long> cpuAtStartByThread = new ConcurrentHashMap<>();
-  private final Map<Long, String> names = new ConcurrentHashMap<>();
-  private final Thread sampler;
-  private final long cpuAtStart;
+  private final long cpuAtStart = os.getProcessCpuTime();
+  private final long pid = ProcessHandle.current().pid();
+  private final Map<String, double[]> threadsAtStart = ProcThreadCpu.snapshot(pid);
+  // Threads seen during the run, by id, as last read: a pipeline's threads end with the run, so
+  // they are read every 250 ms and kept after they are gone (losing at most their last 250 ms).
+  private final Map<Long, ProcThreadCpu.ThreadCpu> lastSeen = new ConcurrentHashMap<>();
+  private final Thread threadReader = new Thread(this::readThreads, "bench-monitor");
   private volatile boolean running = true;
+  private final Set<String> heapPools = new HashSet<>();
+  private final NotificationListener listener = this::onGc;
   private volatile long peakUsed;
   private volatile long peakAfterGc;
 
   RunMonitor() {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      pool.resetPeakUsage();
+      if (pool.getType() == MemoryType.HEAP) {
+        heapPools.add(pool.getName());
+      }
     }
-    cpuAtStart = os.getProcessCpuTime();
-    for (long id : threads.getAllThreadIds()) {
-      cpuAtStartByThread.put(id, Math.max(0, threads.getThreadCpuTime(id)));
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      ((NotificationEmitter) gc).addNotificationListener(listener, null, null);
     }
-    sampler = new Thread(this::sample, "bench-monitor");
-    sampler.setDaemon(true);
-    sampler.start();
+    peakUsed = heapUsedNow();
+    threadReader.setDaemon(true);
+    threadReader.start();
   }
 
-  private void sample() {
-    long n = 0;
+  private void readThreads() {
     while (running) {
-      long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-      peakUsed = Math.max(peakUsed, used);
-      peakAfterGc = Math.max(peakAfterGc, afterLastGc());
-      if (n++ % 50 == 0) {
-        sampleThreads();
-      }
+      lastSeen.putAll(ProcThreadCpu.threads(pid));
       try {
-        Thread.sleep(2);
+        Thread.sleep(250);
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
         return;
       }
     }
   }
 
-  private void sampleThreads() {
-    for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (info != null) {
-        long cpu = threads.getThreadCpuTime(info.getThreadId());
-        if (cpu > 0) {
-          cpuByThread.put(info.getThreadId(), cpu);
-          names.put(info.getThreadId(), info.getThreadName().replaceAll("[-#]?\\d+$", ""));
-        }
+  private void onGc(Notification n, Object handback) {
+    if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+      return;
+    }
+    var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcInfo();
+    peakUsed = Math.max(peakUsed, heapSum(info.getMemoryUsageBeforeGc()));
+    peakAfterGc = Math.max(peakAfterGc, heapSum(info.getMemoryUsageAfterGc()));
+  }
+
+  private long heapSum(Map<String, MemoryUsage> usage) {
+    long sum = 0;
+    for (Map.Entry<String, MemoryUsage> e : usage.entrySet()) {
+      if (heapPools.contains(e.getKey())) {
+        sum += e.getValue().getUsed();
       }
     }
+    return sum;
+  }
+
+  private static long heapUsedNow() {
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   /** Peak heap in use, bytes. */
@@ -84,39 +98,33 @@ final class RunMonitor implements AutoCloseable {
     return peakAfterGc;
   }
 
-  private static long afterLastGc() {
-    long total = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
-        total += pool.getCollectionUsage().getUsed();
-      }
-    }
-    return total;
-  }
-
   /** CPU seconds this process used since the monitor started. */
   double processCpuSeconds() {
     return (os.getProcessCpuTime() - cpuAtStart) / 1e9;
   }
 
-  /** CPU seconds per thread group (JIT and GC threads are not Java threads; see process CPU). */
-  Map<String, Double> cpuByGroup() {
-    sampleThreads();
-    Map<String, Double> out = new TreeMap<>();
-    cpuByThread.forEach(
-        (id, cpu) ->
-            out.merge(
-                names.get(id), (cpu - cpuAtStartByThread.getOrDefault(id, 0L)) / 1e9, Double::sum));
-    return out;
+  /** {user, system} CPU seconds per thread group since the monitor started. */
+  Map<String, double[]> cpuByGroup() {
+    return ProcThreadCpu.delta(threadsAtStart, ProcThreadCpu.byGroup(lastSeen));
   }
 
   @Override
   public void close() {
     running = false;
+    threadReader.interrupt();
     try {
-      sampler.join();
+      threadReader.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    lastSeen.putAll(ProcThreadCpu.threads(pid));
+    peakUsed = Math.max(peakUsed, heapUsedNow());
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      try {
+        ((NotificationEmitter) gc).removeNotificationListener(listener);
+      } catch (javax.management.ListenerNotFoundException e) {
+        // never added: nothing to remove
+      }
     }
   }
 }
