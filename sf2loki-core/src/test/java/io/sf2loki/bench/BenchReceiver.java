@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.sf2loki.testkit.loki.DecodedStream;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.LokiLimits;
 import io.sf2loki.testkit.loki.PushDecoder;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +54,13 @@ abstract class BenchReceiver implements AutoCloseable {
 
   static BenchReceiver start(String kind) throws IOException, InterruptedException {
     return switch (kind) {
-      case "fake" -> new InProcessFake(FakeLoki.start());
+      case "fake" ->
+          new InProcessFake(
+              FakeLoki.start(
+                  0,
+                  LokiLimits.defaults(),
+                  Clock.systemUTC(),
+                  FakeLoki.PushRecording.HEADERS_ONLY));
       case "fake-process" -> ChildFake.start(FakeLoki.class.getName());
       case "decode-process" -> ChildFake.start(BenchReceiver.class.getName());
       case "decode" -> new Lean(true, 0);
@@ -109,11 +117,14 @@ abstract class BenchReceiver implements AutoCloseable {
       }
       List<String> command = new ArrayList<>();
       command.add(ProcessHandle.current().info().command().orElse("java"));
-      command.add("-Xmx" + System.getProperty("bench.fakeLokiHeap", "6g"));
-      // The fake keeps every line it stores: a million 1 KiB lines grow its heap by a GiB, which
-      // with 4 KiB pages costs ~500k page faults (3-4 s of kernel CPU, as much as the fake's own
-      // work). Real Loki's memory is long since mapped; 2 MiB pages take the artefact out.
-      command.add("-XX:+UseTransparentHugePages");
+      // The fake keeps every line it stores: a million 1 KiB lines grow its heap by a GiB. Mapped
+      // as it grows, that costs ~500k page faults, 3-4 s of kernel CPU (as much as all the fake's
+      // own work) that a long-running Loki paid long ago. So the child's heap is fixed, touched
+      // before it listens, and backed by 2 MiB pages.
+      String heap = System.getProperty("bench.fakeLokiHeap", "4g");
+      command.addAll(
+          List.of(
+              "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages"));
       // Extra child JVM flags, separated by spaces or semicolons, e.g.
       // -Dbench.childJvm=-XX:StartFlightRecording=...
       String extra = System.getProperty("bench.childJvm", "").trim();

@@ -17,7 +17,8 @@ import java.util.Objects;
 public final class DecodedEntry {
 
   private final long timestampNanos;
-  private final String line; // null when the line is the UTF-8 slice below
+  private final String line; // null when it arrived as UTF-8 only: decoded on demand
+  // The line's UTF-8 bytes: utf8[offset, offset + length).
   private final byte[] utf8;
   private final int offset;
   private final int length;
@@ -31,9 +32,9 @@ public final class DecodedEntry {
   public DecodedEntry(long timestampNanos, String line, Map<String, String> metadata) {
     this.timestampNanos = timestampNanos;
     this.line = Objects.requireNonNull(line, "line");
-    this.utf8 = null;
+    this.utf8 = line.getBytes(StandardCharsets.UTF_8);
     this.offset = 0;
-    this.length = -1;
+    this.length = utf8.length;
     this.metadata = SortedPairs.copyOf(metadata);
   }
 
@@ -53,7 +54,10 @@ public final class DecodedEntry {
     return timestampNanos;
   }
 
-  /** The log line (decoded from its UTF-8 bytes on each call when it arrived as protobuf). */
+  /**
+   * The log line (decoded from its UTF-8 bytes on each call when it arrived as protobuf or was
+   * stored).
+   */
   public String line() {
     return line != null ? line : new String(utf8, offset, length, StandardCharsets.UTF_8);
   }
@@ -65,25 +69,23 @@ public final class DecodedEntry {
 
   /** The line's UTF-8 byte length. */
   int lineUtf8Length() {
-    return line != null ? line.getBytes(StandardCharsets.UTF_8).length : length;
+    return length;
+  }
+
+  /** The array holding the line's UTF-8 bytes, from {@link #lineOffset()}; do not modify. */
+  byte[] lineArray() {
+    return utf8;
+  }
+
+  /** Where the line's UTF-8 bytes start in {@link #lineArray()}. */
+  int lineOffset() {
+    return offset;
   }
 
   /** True when this entry's line equals {@code other}'s. */
   boolean sameLine(DecodedEntry other) {
-    if (line == null && other.line == null) {
-      return Arrays.equals(
-          utf8, offset, offset + length, other.utf8, other.offset, other.offset + other.length);
-    }
-    return line().equals(other.line());
-  }
-
-  /** This entry with its line bytes copied into {@code arena} (the source array can then go). */
-  DecodedEntry storedIn(LineArena arena) {
-    if (line != null) {
-      return this;
-    }
-    LineArena.Slice s = arena.copy(utf8, offset, length);
-    return new DecodedEntry(timestampNanos, s.array(), s.offset(), length, metadata);
+    return Arrays.equals(
+        utf8, offset, offset + length, other.utf8, other.offset, other.offset + other.length);
   }
 
   @Override

@@ -52,9 +52,21 @@ public final class FakeLoki implements AutoCloseable {
   private final List<EntryRejection> rejections = new CopyOnWriteArrayList<>();
   private final List<RecordedPush> pushes = new CopyOnWriteArrayList<>();
 
-  private FakeLoki(HttpServer server, LokiLimits limits, Clock clock) {
+  /** How much of each push {@link #pushes()} keeps. */
+  public enum PushRecording {
+    /** Headers, size, status and every decoded entry: for tests that inspect single pushes. */
+    FULL,
+    /**
+     * Headers, size and status only ({@link RecordedPush#streams()} empty): for a long-running or
+     * out-of-process fake, where keeping every request's entries a second time would only cost
+     * memory.
+     */
+    HEADERS_ONLY
+  }
+
+  private FakeLoki(HttpServer server, LokiLimits limits, Clock clock, PushRecording recording) {
     this.server = server;
-    this.ingester = new Ingester(limits, clock);
+    this.ingester = new Ingester(limits, clock, recording == PushRecording.FULL);
     this.decoder = new PushDecoder(limits.maxRequestBytes());
     this.executor = Executors.newCachedThreadPool(r -> new Thread(r, "fake-loki"));
     server.setExecutor(executor);
@@ -78,13 +90,26 @@ public final class FakeLoki implements AutoCloseable {
    * @param clock the server's clock, for the sample-age rules
    */
   public static FakeLoki start(int port, LokiLimits limits, Clock clock) throws IOException {
+    return start(port, limits, clock, PushRecording.FULL);
+  }
+
+  /**
+   * Starts a receiver.
+   *
+   * @param port the loopback port, 0 for an ephemeral one
+   * @param limits the rules to enforce
+   * @param clock the server's clock, for the sample-age rules
+   * @param recording how much of each push {@link #pushes()} keeps
+   */
+  public static FakeLoki start(int port, LokiLimits limits, Clock clock, PushRecording recording)
+      throws IOException {
     // Small request/response pairs on loopback otherwise stall ~40 ms on Nagle + delayed ACK.
     if (System.getProperty("sun.net.httpserver.nodelay") == null) {
       System.setProperty("sun.net.httpserver.nodelay", "true");
     }
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
-    FakeLoki loki = new FakeLoki(server, limits, clock);
+    FakeLoki loki = new FakeLoki(server, limits, clock, recording);
     server.start();
     return loki;
   }
@@ -327,10 +352,14 @@ public final class FakeLoki implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  /** Runs a receiver in the foreground: {@code FakeLoki [port]}. */
+  /**
+   * Runs a receiver in the foreground: {@code FakeLoki [port]}. Only its HTTP surface is reachable
+   * from outside the process, so it records push headers only.
+   */
   public static void main(String[] args) throws IOException {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 3100;
-    FakeLoki loki = start(port, LokiLimits.defaults(), Clock.systemUTC());
+    FakeLoki loki =
+        start(port, LokiLimits.defaults(), Clock.systemUTC(), PushRecording.HEADERS_ONLY);
     System.out.println("fake Loki listening on " + loki.baseUri());
   }
 }

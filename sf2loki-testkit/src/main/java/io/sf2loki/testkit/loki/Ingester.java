@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
 
 /**
  * Validates decoded streams against Loki's rules and stores the valid entries, dropping exact
- * duplicates (same stream, timestamp and line) as Loki does. Lines that arrived as protobuf are
- * kept as UTF-8 bytes packed in a {@link LineArena}, not as one {@code String} each. Thread-safe:
- * one lock around every push, like a single ingester.
+ * duplicates (same stream, timestamp and line) as Loki does. Lines and metadata are kept as bytes
+ * packed in a {@link LineArena}, not as strings, and entries as columns ({@link StoredEntries}).
+ * Thread-safe: one lock around every push, like a single ingester.
  */
 final class Ingester {
 
@@ -20,72 +20,113 @@ final class Ingester {
   private static final int MAX_REASONS = 5;
 
   /**
-   * What a push came to: the status to answer, the text body, and the request's streams as kept
-   * (lines moved into the arena, so the decoded body is not retained).
+   * What a push came to: the status to answer, the text body, and the request's streams as kept for
+   * {@link RecordedPush} (lines in the arena, so the decoded body is not retained; empty when
+   * requests are not kept).
    */
   record Outcome(int status, String message, List<DecodedStream> streams) {}
 
   private final LokiLimits limits;
   private final Clock clock;
+  private final boolean keepRequests;
   private final Map<Map<String, String>, StoredEntries.Stream> streams = new HashMap<>();
-  private final StoredEntries stored = new StoredEntries();
   private final LineArena arena = new LineArena();
+  private final StoredEntries stored = new StoredEntries(arena);
   private long bytes;
   private long duplicates;
   private long rejected;
 
-  Ingester(LokiLimits limits, Clock clock) {
+  /**
+   * @param keepRequests keep each request's entries for {@link Outcome#streams()} (rejected and
+   *     duplicate ones too); false stores only what was accepted
+   */
+  Ingester(LokiLimits limits, Clock clock, boolean keepRequests) {
     this.limits = limits;
     this.clock = clock;
+    this.keepRequests = keepRequests;
   }
 
   synchronized Outcome ingest(List<DecodedStream> decoded, List<EntryRejection> rejections) {
-    List<DecodedStream> request = keep(decoded);
     for (EntryRejection r : rejections) {
-      if (r.status() == 413 && containsMarker(request, r.marker())) {
-        rejected += request.stream().mapToLong(s -> s.entries().size()).sum();
-        return new Outcome(413, "request contains an entry marked '" + r.marker() + "'", request);
+      if (r.status() == 413 && containsMarker(decoded, r.marker())) {
+        rejected += decoded.stream().mapToLong(s -> s.entries().size()).sum();
+        String message = "request contains an entry marked '" + r.marker() + "'";
+        return new Outcome(413, message, keepRequests ? keepAll(decoded) : List.of());
       }
     }
     Instant now = clock.instant();
     long nowNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     List<String> reasons = new ArrayList<>();
-    for (DecodedStream s : request) {
+    List<DecodedStream> kept = keepRequests ? new ArrayList<>(decoded.size()) : List.of();
+    for (DecodedStream s : decoded) {
+      List<DecodedEntry> keptEntries = keepRequests ? new ArrayList<>(s.entries().size()) : null;
       String labelError = labelError(s.labels());
       if (labelError != null) {
         rejected += s.entries().size();
         addReason(reasons, labelError + " for stream " + s.labels());
-        continue;
-      }
-      StoredEntries.Stream stream = streams.computeIfAbsent(s.labels(), StoredEntries.Stream::new);
-      for (DecodedEntry e : s.entries()) {
-        int lineBytes = e.lineUtf8Length();
-        String error = entryError(e, lineBytes, stream, rejections, nowNanos);
-        if (error != null) {
-          rejected++;
-          addReason(reasons, error + " for stream " + s.labels());
-        } else if (!stored.add(stream, e)) {
-          duplicates++;
-        } else {
-          stream.newest = Math.max(stream.newest, e.timestampNanos());
-          bytes += lineBytes;
+        if (keepRequests) {
+          s.entries().forEach(e -> keptEntries.add(copied(e)));
         }
+      } else {
+        StoredEntries.Stream stream =
+            streams.computeIfAbsent(s.labels(), StoredEntries.Stream::new);
+        for (DecodedEntry e : s.entries()) {
+          int slot = -1;
+          String error = entryError(e, e.lineUtf8Length(), stream, rejections, nowNanos);
+          if (error != null) {
+            rejected++;
+            addReason(reasons, error + " for stream " + s.labels());
+          } else {
+            slot = store(stream, e);
+          }
+          if (keepRequests) {
+            keptEntries.add(slot >= 0 ? stored.entry(slot) : copied(e));
+          }
+        }
+      }
+      if (keepRequests) {
+        kept.add(new DecodedStream(s.labels(), keptEntries));
       }
     }
     return reasons.isEmpty()
-        ? new Outcome(204, "", request)
-        : new Outcome(400, String.join("\n", reasons) + "\n", request);
+        ? new Outcome(204, "", kept)
+        : new Outcome(400, String.join("\n", reasons) + "\n", kept);
   }
 
-  /** The request with every line copied into the arena, so the decoded body can be collected. */
-  private List<DecodedStream> keep(List<DecodedStream> decoded) {
+  /** Stores a valid entry unless it duplicates one; its slot, or -1 for a duplicate. */
+  private int store(StoredEntries.Stream stream, DecodedEntry e) {
+    int slot =
+        stored.add(
+            stream,
+            e.timestampNanos(),
+            e.lineArray(),
+            e.lineOffset(),
+            e.lineUtf8Length(),
+            PackedPairs.pack(e.metadata()));
+    if (slot < 0) {
+      duplicates++;
+    } else {
+      stream.newest = Math.max(stream.newest, e.timestampNanos());
+      bytes += e.lineUtf8Length();
+    }
+    return slot;
+  }
+
+  /** {@code e} with its line copied into the arena, so the decoded body can be collected. */
+  private DecodedEntry copied(DecodedEntry e) {
+    long at = arena.append(e.lineArray(), e.lineOffset(), e.lineUtf8Length());
+    return new DecodedEntry(
+        e.timestampNanos(),
+        arena.array(at),
+        LineArena.offset(at),
+        e.lineUtf8Length(),
+        e.metadata());
+  }
+
+  private List<DecodedStream> keepAll(List<DecodedStream> decoded) {
     List<DecodedStream> kept = new ArrayList<>(decoded.size());
     for (DecodedStream s : decoded) {
-      List<DecodedEntry> entries = new ArrayList<>(s.entries().size());
-      for (DecodedEntry e : s.entries()) {
-        entries.add(e.storedIn(arena));
-      }
-      kept.add(new DecodedStream(s.labels(), entries));
+      kept.add(new DecodedStream(s.labels(), s.entries().stream().map(this::copied).toList()));
     }
     return kept;
   }

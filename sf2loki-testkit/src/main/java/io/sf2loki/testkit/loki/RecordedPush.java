@@ -9,7 +9,8 @@ import java.util.Optional;
  *
  * @param headers request headers, names lower-case, first value of each
  * @param bodyBytes the wire body size (compressed)
- * @param streams the decoded streams; empty when the body was not decoded (fault, decode error)
+ * @param streams the decoded streams; empty when the body was not decoded (fault, decode error) or
+ *     the fake records {@link FakeLoki.PushRecording#HEADERS_ONLY headers only}
  * @param status the status answered; 0 when the connection was dropped
  */
 public record RecordedPush(
@@ -25,7 +26,7 @@ public record RecordedPush(
     return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));
   }
 
-  /** Number of entries in the request. */
+  /** Number of entries in the request (0 when its streams were not recorded). */
   public int entryCount() {
     return streams.stream().mapToInt(s -> s.entries().size()).sum();
   }

@@ -8,11 +8,12 @@ import java.util.Map;
 /**
  * The entries the fake accepted, in arrival order, and Loki's identical-entry dedup per stream.
  *
- * <p>Stored as columns in fixed-size chunks (the stream and the decoded entry per slot), with no
- * object per entry beyond the {@link DecodedEntry} itself. Dedup needs no composite key: each
- * stream maps a timestamp to the newest slot with that timestamp, and slots with equal timestamps
- * in a stream are chained, so only entries with the same timestamp have their lines compared. Not
- * thread-safe: the {@link Ingester} calls it under its lock.
+ * <p>Stored as columns in fixed-size chunks (stream, timestamp, and the arena addresses and lengths
+ * of the line and of the packed metadata), with no object per entry: a million stored entries are a
+ * few dozen arrays, which the garbage collector neither copies nor traces entry by entry. Dedup
+ * needs no composite key: each stream maps a timestamp to the newest slot with that timestamp, and
+ * slots with equal timestamps in a stream are chained, so only entries with the same timestamp have
+ * their lines compared. Not thread-safe: the {@link Ingester} calls it under its lock.
  */
 final class StoredEntries {
 
@@ -29,54 +30,106 @@ final class StoredEntries {
     }
   }
 
-  private final List<Stream[]> streams = new ArrayList<>();
-  private final List<DecodedEntry[]> entries = new ArrayList<>();
-  private final List<int[]> sameTimestamp = new ArrayList<>(); // previous slot, or -1
+  /** One chunk of slots, column by column. */
+  private static final class Columns {
+    final Stream[] stream = new Stream[CHUNK];
+    final long[] timestamp = new long[CHUNK];
+    final long[] line = new long[CHUNK]; // arena address
+    final int[] lineLength = new int[CHUNK];
+    final long[] metadata = new long[CHUNK]; // arena address of the packed pairs
+    final int[] metadataLength = new int[CHUNK];
+    final int[] sameTimestamp =
+        new int[CHUNK]; // previous slot with this stream and timestamp, or -1
+  }
+
+  private final LineArena arena;
+  private final List<Columns> chunks = new ArrayList<>();
   private int size;
+
+  StoredEntries(LineArena arena) {
+    this.arena = arena;
+  }
 
   int size() {
     return size;
   }
 
   /**
-   * Stores {@code e} in {@code stream} unless an identical entry is there; false for a duplicate.
+   * Stores an entry whose line is {@code utf8[offset, offset + length)} in {@code stream} unless an
+   * identical one (same timestamp and line) is there; returns its slot, or -1 for a duplicate.
    */
-  boolean add(Stream stream, DecodedEntry e) {
-    int head = stream.byTimestamp.get(e.timestampNanos());
-    for (int slot = head; slot >= 0; slot = sameTimestamp.get(slot / CHUNK)[slot % CHUNK]) {
-      if (entries.get(slot / CHUNK)[slot % CHUNK].sameLine(e)) {
-        return false;
+  int add(
+      Stream stream,
+      long timestampNanos,
+      byte[] utf8,
+      int offset,
+      int length,
+      byte[] packedMetadata) {
+    int head = stream.byTimestamp.get(timestampNanos);
+    for (int slot = head; slot >= 0; slot = columns(slot).sameTimestamp[slot % CHUNK]) {
+      Columns c = columns(slot);
+      int i = slot % CHUNK;
+      if (arena.equals(c.line[i], c.lineLength[i], utf8, offset, length)) {
+        return -1;
       }
     }
     if (size % CHUNK == 0) {
-      streams.add(new Stream[CHUNK]);
-      entries.add(new DecodedEntry[CHUNK]);
-      sameTimestamp.add(new int[CHUNK]);
+      chunks.add(new Columns());
     }
     int slot = size++;
-    streams.get(slot / CHUNK)[slot % CHUNK] = stream;
-    entries.get(slot / CHUNK)[slot % CHUNK] = e;
-    sameTimestamp.get(slot / CHUNK)[slot % CHUNK] = head;
-    stream.byTimestamp.put(e.timestampNanos(), slot);
-    return true;
+    Columns c = columns(slot);
+    int i = slot % CHUNK;
+    c.stream[i] = stream;
+    c.timestamp[i] = timestampNanos;
+    c.line[i] = arena.append(utf8, offset, length);
+    c.lineLength[i] = length;
+    c.metadata[i] = arena.append(packedMetadata, 0, packedMetadata.length);
+    c.metadataLength[i] = packedMetadata.length;
+    c.sameTimestamp[i] = head;
+    stream.byTimestamp.put(timestampNanos, slot);
+    return slot;
+  }
+
+  /** The stored entry in {@code slot} as decoded (its line bytes in the arena, not copied). */
+  DecodedEntry entry(int slot) {
+    Columns c = columns(slot);
+    int i = slot % CHUNK;
+    return new DecodedEntry(
+        c.timestamp[i],
+        arena.array(c.line[i]),
+        LineArena.offset(c.line[i]),
+        c.lineLength[i],
+        metadata(c, i));
   }
 
   /** Every stored entry as {@link AcceptedEntry}, in arrival order. */
   List<AcceptedEntry> accepted() {
     List<AcceptedEntry> out = new ArrayList<>(size);
     for (int slot = 0; slot < size; slot++) {
-      Stream s = streams.get(slot / CHUNK)[slot % CHUNK];
-      DecodedEntry e = entries.get(slot / CHUNK)[slot % CHUNK];
-      out.add(new AcceptedEntry(s.labels, e.timestampNanos(), e.line(), e.metadata()));
+      Columns c = columns(slot);
+      int i = slot % CHUNK;
+      out.add(
+          new AcceptedEntry(
+              c.stream[i].labels,
+              c.timestamp[i],
+              arena.string(c.line[i], c.lineLength[i]),
+              metadata(c, i)));
     }
     return out;
   }
 
   void clear() {
-    streams.clear();
-    entries.clear();
-    sameTimestamp.clear();
+    chunks.clear();
     size = 0;
+  }
+
+  private Columns columns(int slot) {
+    return chunks.get(slot / CHUNK);
+  }
+
+  private SortedPairs metadata(Columns c, int i) {
+    long at = c.metadata[i];
+    return PackedPairs.unpack(arena.array(at), LineArena.offset(at), c.metadataLength[i]);
   }
 
   /**
