@@ -143,6 +143,20 @@ abstract class BenchReceiver implements AutoCloseable {
       if (line == null) {
         throw new IOException("fake Loki child exited before listening");
       }
+      // Keep reading its output (JFR or GC logging asked for in bench.childJvm), or a full pipe
+      // would stall the child.
+      Thread drain =
+          new Thread(
+              () -> {
+                try {
+                  out.transferTo(java.io.Writer.nullWriter());
+                } catch (IOException e) {
+                  // the child ended
+                }
+              },
+              "bench-child-output");
+      drain.setDaemon(true);
+      drain.start();
       return new ChildFake(p, URI.create("http://127.0.0.1:" + port));
     }
 

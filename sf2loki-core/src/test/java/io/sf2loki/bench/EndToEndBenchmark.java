@@ -82,7 +82,8 @@ public final class EndToEndBenchmark {
         }
         long firstAccepted = receiver.entries();
         Duration childCpuBefore = receiver.childCpu();
-        Map<String, double[]> childThreadsBefore = ProcThreadCpu.snapshot(receiver.childPid());
+        Map<Long, ProcThreadCpu.ThreadCpu> childThreadsBefore =
+            ProcThreadCpu.threads(receiver.childPid());
         RunMonitor monitor = new RunMonitor();
         long start = System.nanoTime();
         PipelineOutcome outcome = run(sink, batch, lanes, 0, entries, fresh);
@@ -90,8 +91,9 @@ public final class EndToEndBenchmark {
         monitor.close();
         String childThreads =
             ProcThreadCpu.format(
-                ProcThreadCpu.delta(
-                    childThreadsBefore, ProcThreadCpu.snapshot(receiver.childPid())),
+                ProcThreadCpu.byGroup(
+                    ProcThreadCpu.delta(
+                        childThreadsBefore, ProcThreadCpu.threads(receiver.childPid()))),
                 0.05);
         report(o, entries, secs, outcome, monitor, receiver, firstAccepted, childCpuBefore, batch);
         if (!childThreads.isEmpty()) {

@@ -7,10 +7,16 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
@@ -19,26 +25,34 @@ import javax.management.openmbean.CompositeData;
 /**
  * Watches a run cheaply: the peak of heap in use and the largest live heap after a collection come
  * from the collector's notifications (heap in use just before a collection is the peak of the cycle
- * it ends, exactly), process CPU from the OS bean, and CPU per thread group, JIT and GC threads
- * included, from {@link ProcThreadCpu} read every 250 ms. (It used to poll the heap every 2 ms from
- * a thread that cost 5% of a core.)
+ * it ends, exactly), process CPU from the OS bean, and CPU per thread group read every 250 ms: Java
+ * threads by their full names from {@link ThreadMXBean}, the JVM's own threads (JIT, GC, VM) from
+ * {@link ProcThreadCpu}. (It used to poll the heap every 2 ms from a thread that cost 5% of a core,
+ * and saw Java threads only.)
  */
 final class RunMonitor implements AutoCloseable {
 
+  /** A Java thread as last read: its name and CPU nanoseconds, total and user. */
+  private record JavaThread(String name, long cpu, long user) {}
+
   private final OperatingSystemMXBean os =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final long cpuAtStart = os.getProcessCpuTime();
   private final long pid = ProcessHandle.current().pid();
-  private final Map<String, double[]> threadsAtStart = ProcThreadCpu.snapshot(pid);
-  // Threads seen during the run, by id, as last read: a pipeline's threads end with the run, so
-  // they are read every 250 ms and kept after they are gone (losing at most their last 250 ms).
-  private final Map<Long, ProcThreadCpu.ThreadCpu> lastSeen = new ConcurrentHashMap<>();
-  private final Thread threadReader = new Thread(this::readThreads, "bench-monitor");
-  private volatile boolean running = true;
+  // Threads are read every 250 ms and kept after they end (a pipeline's threads end with the run),
+  // losing at most their last 250 ms; deltas are per thread, against the value at the start.
+  private final Map<Long, ProcThreadCpu.ThreadCpu> nativeAtStart = ProcThreadCpu.threads(pid);
+  private final Map<Long, ProcThreadCpu.ThreadCpu> nativeLastSeen = new ConcurrentHashMap<>();
+  private final Map<Long, JavaThread> javaAtStart = new HashMap<>();
+  private final Map<Long, JavaThread> javaLastSeen = new ConcurrentHashMap<>();
+  private final Set<String> javaNamesAsKernelKeepsThem = ConcurrentHashMap.newKeySet();
+  private final Thread reader = new Thread(this::readThreads, "bench-monitor");
   private final Set<String> heapPools = new HashSet<>();
   private final NotificationListener listener = this::onGc;
-  private volatile long peakUsed;
-  private volatile long peakAfterGc;
+  private final AtomicLong peakUsed = new AtomicLong();
+  private final AtomicLong peakAfterGc = new AtomicLong();
+  private volatile boolean running = true;
 
   RunMonitor() {
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -46,17 +60,18 @@ final class RunMonitor implements AutoCloseable {
         heapPools.add(pool.getName());
       }
     }
+    javaAtStart.putAll(javaThreads());
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       ((NotificationEmitter) gc).addNotificationListener(listener, null, null);
     }
-    peakUsed = heapUsedNow();
-    threadReader.setDaemon(true);
-    threadReader.start();
+    peakUsed.set(heapUsedNow());
+    reader.setDaemon(true);
+    reader.start();
   }
 
   private void readThreads() {
     while (running) {
-      lastSeen.putAll(ProcThreadCpu.threads(pid));
+      readOnce();
       try {
         Thread.sleep(250);
       } catch (InterruptedException e) {
@@ -65,13 +80,37 @@ final class RunMonitor implements AutoCloseable {
     }
   }
 
+  private void readOnce() {
+    javaLastSeen.putAll(javaThreads());
+    nativeLastSeen.putAll(ProcThreadCpu.threads(pid));
+  }
+
+  private Map<Long, JavaThread> javaThreads() {
+    Map<Long, JavaThread> out = new HashMap<>();
+    for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+      if (info == null) {
+        continue; // ended since the ids were listed
+      }
+      long id = info.getThreadId();
+      long cpu = threads.getThreadCpuTime(id);
+      long user = threads.getThreadUserTime(id);
+      if (cpu >= 0 && user >= 0) {
+        String name = info.getThreadName();
+        out.put(id, new JavaThread(name, cpu, user));
+        javaNamesAsKernelKeepsThem.add(
+            name.substring(0, Math.min(name.length(), ProcThreadCpu.NAME_LIMIT)));
+      }
+    }
+    return out;
+  }
+
   private void onGc(Notification n, Object handback) {
     if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
       return;
     }
     var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()).getGcInfo();
-    peakUsed = Math.max(peakUsed, heapSum(info.getMemoryUsageBeforeGc()));
-    peakAfterGc = Math.max(peakAfterGc, heapSum(info.getMemoryUsageAfterGc()));
+    peakUsed.accumulateAndGet(heapSum(info.getMemoryUsageBeforeGc()), Math::max);
+    peakAfterGc.accumulateAndGet(heapSum(info.getMemoryUsageAfterGc()), Math::max);
   }
 
   private long heapSum(Map<String, MemoryUsage> usage) {
@@ -90,12 +129,12 @@ final class RunMonitor implements AutoCloseable {
 
   /** Peak heap in use, bytes. */
   long peakUsed() {
-    return peakUsed;
+    return peakUsed.get();
   }
 
   /** The largest heap in use right after a collection, bytes (the retained set). */
   long peakAfterGc() {
-    return peakAfterGc;
+    return peakAfterGc.get();
   }
 
   /** CPU seconds this process used since the monitor started. */
@@ -105,24 +144,40 @@ final class RunMonitor implements AutoCloseable {
 
   /** {user, system} CPU seconds per thread group since the monitor started. */
   Map<String, double[]> cpuByGroup() {
-    return ProcThreadCpu.delta(threadsAtStart, ProcThreadCpu.byGroup(lastSeen));
+    Map<String, double[]> out = new TreeMap<>();
+    javaLastSeen.forEach(
+        (id, now) -> {
+          JavaThread was = javaAtStart.getOrDefault(id, new JavaThread(now.name(), 0, 0));
+          double user = (now.user() - was.user()) / 1e9;
+          double total = (now.cpu() - was.cpu()) / 1e9;
+          ProcThreadCpu.add(out, ProcThreadCpu.ThreadCpu.group(now.name()), user, total - user);
+        });
+    ProcThreadCpu.delta(nativeAtStart, nativeLastSeen)
+        .values()
+        .forEach(
+            t -> {
+              if (!javaNamesAsKernelKeepsThem.contains(t.name())) {
+                ProcThreadCpu.add(out, t.group(), t.user(), t.system());
+              }
+            });
+    return out;
   }
 
   @Override
   public void close() {
     running = false;
-    threadReader.interrupt();
+    reader.interrupt();
     try {
-      threadReader.join();
+      reader.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    lastSeen.putAll(ProcThreadCpu.threads(pid));
-    peakUsed = Math.max(peakUsed, heapUsedNow());
+    readOnce();
+    peakUsed.accumulateAndGet(heapUsedNow(), Math::max);
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       try {
         ((NotificationEmitter) gc).removeNotificationListener(listener);
-      } catch (javax.management.ListenerNotFoundException e) {
+      } catch (ListenerNotFoundException e) {
         // never added: nothing to remove
       }
     }

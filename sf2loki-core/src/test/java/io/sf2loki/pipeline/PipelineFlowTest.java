@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Source.Lane;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +34,29 @@ class PipelineFlowTest {
     return registry.get("sf2loki_queue_depth").gauge().value();
   }
 
-  /** The source filled the lane (bound 100) and two batches of 10 are out of the queue. */
-  boolean stalledWithTwoBatchesOut(ScriptedSource flood) {
-    return flood.emitted() >= 100 && flood.emitted() - queueDepth() == 20;
+  /**
+   * Batches of 10 that are never flushed by time, so a scheduler pause of the source cannot form a
+   * partial batch and change how many entries have left the queue.
+   */
+  static BatchConfig fullBatchesOnly() {
+    return new BatchConfig(10, 1_048_576, Duration.ofMinutes(5), 100, 0);
+  }
+
+  /**
+   * Waits until the source filled the lane (bound 100), two batches of 10 are out of the queue, and
+   * the source has emitted nothing more for 300 ms, i.e. it is blocked.
+   */
+  void awaitStalledWithTwoBatchesOut(ScriptedSource flood) {
+    AtomicLong last = new AtomicLong(-1);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .during(Duration.ofMillis(300))
+        .until(
+            () -> {
+              long emitted = flood.emitted();
+              boolean unchanged = last.getAndSet(emitted) == emitted;
+              return unchanged && emitted >= 100 && emitted - queueDepth() == 20;
+            });
   }
 
   @Test
@@ -42,14 +64,17 @@ class PipelineFlowTest {
     sink.stallWhen(b -> true);
     ScriptedSource flood =
         new ScriptedSource("elf", Lane.BULK, 1000, i -> keyed("eventlogfile", "k", i), false);
-    Runs.Running run = Runs.start(fast(List.of(flood), sink, store, term).metrics(metrics).build());
+    Runs.Running run =
+        Runs.start(
+            fast(List.of(flood), sink, store, term)
+                .batch(fullBatchesOnly())
+                .metrics(metrics)
+                .build());
 
     // Two batches (20) left the queue, one held by the stalled push and one waiting in the
     // hand-off. The producer is blocked with the queue at its bound (100), or at 80 when it filled
     // the queue before those batches formed: a blocked producer resumes only at half the bound.
-    await().atMost(Duration.ofSeconds(10)).until(() -> stalledWithTwoBatchesOut(flood));
-    long emitted = flood.emitted();
-    await().during(Duration.ofMillis(300)).until(() -> flood.emitted() == emitted);
+    awaitStalledWithTwoBatchesOut(flood);
     assertThat(queueDepth()).isBetween(80.0, 100.0);
     assertThat(store.commits()).isEmpty();
 
@@ -167,10 +192,11 @@ class PipelineFlowTest {
     Runs.Running run =
         Runs.start(
             fast(List.of(flood), sink, store, term)
+                .batch(fullBatchesOnly())
                 .shutdownGrace(Duration.ofMillis(200))
                 .metrics(metrics)
                 .build());
-    await().atMost(Duration.ofSeconds(10)).until(() -> stalledWithTwoBatchesOut(flood));
+    awaitStalledWithTwoBatchesOut(flood);
 
     run.stop().requestStop();
 

@@ -98,7 +98,13 @@ public final class DecodedEntry {
 
   @Override
   public int hashCode() {
-    return Objects.hash(timestampNanos, line(), metadata);
+    // Over the line's bytes, as equals compares them: a string line holding a lone surrogate
+    // encodes as '?', so hashing the string could split two equal entries.
+    int lineHash = 1;
+    for (int i = offset; i < offset + length; i++) {
+      lineHash = 31 * lineHash + utf8[i];
+    }
+    return Objects.hash(timestampNanos, lineHash, metadata);
   }
 
   @Override
