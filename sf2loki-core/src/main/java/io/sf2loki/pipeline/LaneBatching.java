@@ -98,6 +98,9 @@ final class LaneBatching implements Runnable {
    * it; false (batch abandoned) when aborted.
    */
   private boolean handOff(Batch batch) {
+    // This stage stops polling until the hand-off takes the batch: producers blocked on a lane
+    // that has room since they blocked must not wait for that (LaneQueue wakes them only at half).
+    queue.wakeProducers();
     if (!batch.isCheckpointOnly()) {
       s.sink().prepare(batch);
     }

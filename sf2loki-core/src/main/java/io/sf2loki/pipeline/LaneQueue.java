@@ -90,14 +90,31 @@ final class LaneQueue {
   }
 
   /**
-   * Blocked producers are woken only once the lane has drained to half its bounds, not on every
-   * poll: a full lane otherwise wakes its producer for each entry the consumer takes, the producer
-   * adds one and blocks again, and the two threads trade a futex wake and a context switch per
-   * entry (measured at over a microsecond of CPU per entry in docs/performance.md). The consumer
-   * only ever waits on an empty lane, which is below the mark, so no producer is left waiting.
+   * Blocked producers are woken once the lane has drained to half its bounds, not on every poll: a
+   * full lane otherwise wakes its producer for each entry the consumer takes, the producer adds one
+   * and blocks again, and the two threads trade a futex wake and a context switch per entry
+   * (measured at about a microsecond of CPU per entry in docs/performance.md). The consumer must
+   * call {@link #wakeProducers()} whenever it stops taking entries for any other reason than an
+   * empty lane (which is below the mark), so no producer waits on a lane that is not full while
+   * nobody drains it.
    */
   private boolean belowLowWatermark() {
     return items.size() <= maxEntries / 2 && (maxBytes == 0 || bytes <= maxBytes / 2);
+  }
+
+  /**
+   * Wakes every blocked producer to re-check for room; the consumer calls it before it stops taking
+   * entries (to hand a batch on), since it may have taken some without reaching the mark.
+   */
+  void wakeProducers() {
+    lock.lock();
+    try {
+      if (lock.hasWaiters(notFull)) {
+        notFull.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** True while some producer waits for room (tests: shows whether a poll woke it). */

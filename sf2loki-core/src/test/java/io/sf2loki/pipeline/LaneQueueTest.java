@@ -59,6 +59,22 @@ class LaneQueueTest {
   }
 
   @Test
+  void wakeProducersLetsABlockedProducerUseRoomAboveTheMark() throws Exception {
+    LaneQueue q = new LaneQueue(4, 0);
+    for (String s : new String[] {"a", "b", "c", "d"}) {
+      q.put(line(s));
+    }
+    CompletableFuture<Void> fifth = putAsync(q, line("e"));
+    await().atMost(Duration.ofSeconds(5)).until(q::hasWaitingProducers);
+    q.poll(0); // 3 left: above half, the producer stays parked
+
+    q.wakeProducers(); // the consumer is about to stop polling
+
+    fifth.get(5, TimeUnit.SECONDS);
+    assertThat(q.size()).isEqualTo(4);
+  }
+
+  @Test
   void producerBlocksAtTheByteBudget() throws Exception {
     LaneQueue q = new LaneQueue(100, 500);
     q.put(line("x".repeat(500)));

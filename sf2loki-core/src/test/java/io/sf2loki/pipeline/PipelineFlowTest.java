@@ -43,10 +43,11 @@ class PipelineFlowTest {
   }
 
   /**
-   * Waits until the source filled the lane (bound 100), two batches of 10 are out of the queue, and
-   * the source has emitted nothing more for 300 ms, i.e. it is blocked.
+   * Waits until the source is blocked on a full lane with two batches out of it: the queue at its
+   * bound (100), one batch of 10 held by the stalled push and one waiting in the hand-off, and
+   * nothing more emitted for 300 ms.
    */
-  void awaitStalledWithTwoBatchesOut(ScriptedSource flood) {
+  void awaitBlockedOnAFullLaneWithTwoBatchesOut(ScriptedSource flood) {
     AtomicLong last = new AtomicLong(-1);
     await()
         .atMost(Duration.ofSeconds(10))
@@ -55,7 +56,7 @@ class PipelineFlowTest {
             () -> {
               long emitted = flood.emitted();
               boolean unchanged = last.getAndSet(emitted) == emitted;
-              return unchanged && emitted >= 100 && emitted - queueDepth() == 20;
+              return unchanged && emitted == 120 && queueDepth() == 100;
             });
   }
 
@@ -71,11 +72,7 @@ class PipelineFlowTest {
                 .metrics(metrics)
                 .build());
 
-    // Two batches (20) left the queue, one held by the stalled push and one waiting in the
-    // hand-off. The producer is blocked with the queue at its bound (100), or at 80 when it filled
-    // the queue before those batches formed: a blocked producer resumes only at half the bound.
-    awaitStalledWithTwoBatchesOut(flood);
-    assertThat(queueDepth()).isBetween(80.0, 100.0);
+    awaitBlockedOnAFullLaneWithTwoBatchesOut(flood);
     assertThat(store.commits()).isEmpty();
 
     sink.release();
@@ -196,7 +193,7 @@ class PipelineFlowTest {
                 .shutdownGrace(Duration.ofMillis(200))
                 .metrics(metrics)
                 .build());
-    awaitStalledWithTwoBatchesOut(flood);
+    awaitBlockedOnAFullLaneWithTwoBatchesOut(flood);
 
     run.stop().requestStop();
 
