@@ -32,6 +32,8 @@ import java.util.Map;
  *       {@code max_bytes=1048576} the {@code sink.loki.batch} knobs
  *   <li>{@code encoding=protobuf} or {@code json} / {@code json-gzip}
  *   <li>{@code unique_lines=false} true gives every entry its own line copy (heap experiments)
+ *   <li>{@code warmup_rounds=3} the warm-up entries go through this many pipelines, one after
+ *       another
  *   <li>{@code warmup=600000} entries pushed first through a separate pipeline (JIT warm-up: the
  *       per-push code, a thousand calls a run, is still being compiled after 200,000)
  * </ul>
@@ -77,16 +79,23 @@ public final class EndToEndBenchmark {
           // do, and are well inside Loki's age limits. (At 10^9 they were 16 min in the future:
           // the fake Loki rejected every one and the sink bisected each batch down to 1-entry
           // pushes, so the warm-up never warmed the real path and flooded the fake.)
-          run(sink, batch, lanes, WARMUP_FIRST, warmup, fresh);
+          // In rounds, each a fresh pipeline as the measured run is: the end of one pipeline and
+          // the start of the next take paths (end of lane, new threads) that deoptimise code
+          // compiled while entries flowed, and its recompilation belongs in the warm-up too.
+          int rounds = Integer.parseInt(o.getOrDefault("warmup_rounds", "3"));
+          for (int r = 0; r < rounds; r++) {
+            run(sink, batch, lanes, WARMUP_FIRST + r * (warmup / rounds), warmup / rounds, fresh);
+          }
           System.gc();
         }
         long firstAccepted = receiver.entries();
         Duration childCpuBefore = receiver.childCpu();
         Map<Long, ProcThreadCpu.ThreadCpu> childThreadsBefore =
             ProcThreadCpu.threads(receiver.childPid());
+        List<Source> sources = sources(lanes, 0, entries, fresh); // line pools built untimed
         RunMonitor monitor = new RunMonitor();
         long start = System.nanoTime();
-        PipelineOutcome outcome = run(sink, batch, lanes, 0, entries, fresh);
+        PipelineOutcome outcome = run(sink, batch, sources);
         double secs = (System.nanoTime() - start) / 1e9;
         monitor.close();
         String childThreads =
@@ -106,6 +115,11 @@ public final class EndToEndBenchmark {
   private static PipelineOutcome run(
       LokiSink sink, BatchConfig batch, int lanes, long first, long entries, boolean fresh)
       throws InterruptedException {
+    return run(sink, batch, sources(lanes, first, entries, fresh));
+  }
+
+  /** The sources of a run; each builds its pool of lines when constructed. */
+  private static List<Source> sources(int lanes, long first, long entries, boolean fresh) {
     List<Source> sources = new ArrayList<>();
     long perSource = entries / lanes;
     sources.add(new BenchSource("bench-bulk", Source.Lane.BULK, first, perSource, fresh));
@@ -118,6 +132,11 @@ public final class EndToEndBenchmark {
               entries - perSource,
               fresh));
     }
+    return sources;
+  }
+
+  private static PipelineOutcome run(LokiSink sink, BatchConfig batch, List<Source> sources)
+      throws InterruptedException {
     Pipeline p =
         Pipeline.builder(sources, sink, new FakeCheckpointStore(), new FakeTerm(1))
             .batch(batch)

@@ -1,6 +1,5 @@
 package io.sf2loki.testkit.loki;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -12,20 +11,47 @@ import java.util.Map;
  */
 final class PackedPairs {
 
+  private static final byte[] EMPTY = new byte[0];
+
   private PackedPairs() {}
 
   /** {@code metadata} packed; empty for no pairs. */
   static byte[] pack(Map<String, String> metadata) {
     if (metadata.isEmpty()) {
-      return new byte[0];
+      return EMPTY;
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(32 * metadata.size());
+    // Sized first, then written into one exact array: the fake packs every stored entry's pairs.
+    byte[][] parts = new byte[metadata.size() * 2][];
+    int[] at = {0, 0}; // next part, total size
     metadata.forEach(
         (name, value) -> {
-          write(out, name);
-          write(out, value);
+          at[1] += part(parts, at[0]++, name);
+          at[1] += part(parts, at[0]++, value);
         });
-    return out.toByteArray();
+    byte[] out = new byte[at[1]];
+    int pos = 0;
+    for (byte[] part : parts) {
+      int v = part.length;
+      while ((v & ~0x7F) != 0) {
+        out[pos++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      out[pos++] = (byte) v;
+      System.arraycopy(part, 0, out, pos, part.length);
+      pos += part.length;
+    }
+    return out;
+  }
+
+  /** Encodes {@code s} into {@code parts[i]}; its packed size (length prefix included). */
+  private static int part(byte[][] parts, int i, String s) {
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    parts[i] = utf8;
+    int prefix = 1;
+    for (int v = utf8.length; (v & ~0x7F) != 0; v >>>= 7) {
+      prefix++;
+    }
+    return prefix + utf8.length;
   }
 
   /** The pairs packed in {@code b[offset, offset + length)}. */
@@ -44,17 +70,6 @@ final class PackedPairs {
       kv[n++] = read(b, pos);
     }
     return SortedPairs.sorted(kv, n);
-  }
-
-  private static void write(ByteArrayOutputStream out, String s) {
-    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    int v = utf8.length;
-    while ((v & ~0x7F) != 0) {
-      out.write((v & 0x7F) | 0x80);
-      v >>>= 7;
-    }
-    out.write(v);
-    out.write(utf8, 0, utf8.length);
   }
 
   private static String read(byte[] b, int[] pos) {

@@ -56,7 +56,7 @@ class Utf8CheckTest {
     String[] pieces = {"abcdefgh", "ü", "✓", "😀", "\u0000"};
     for (int round = 0; round < 20_000; round++) {
       StringBuilder sb = new StringBuilder();
-      for (int k = r.nextInt(6); k >= 0; k--) {
+      for (int k = r.nextInt(14); k >= 0; k--) { // up to 112 bytes: the 32-byte steps too
         sb.append(pieces[r.nextInt(pieces.length)]);
       }
       byte[] b = sb.toString().getBytes(StandardCharsets.UTF_8);
