@@ -40,14 +40,20 @@ class LaneQueueTest {
     assertThat(q.size()).isEqualTo(2);
   }
 
-  @Test
-  void aBlockedProducerIsWokenOnceTheLaneDrainsToHalfNotOnEveryPoll() throws Exception {
-    LaneQueue q = new LaneQueue(4, 0);
+  /** Fills {@code q} (bound 4) and starts a fifth put, returned once it is parked. */
+  static CompletableFuture<Void> fullWithAParkedProducer(LaneQueue q) throws Exception {
     for (String s : new String[] {"a", "b", "c", "d"}) {
       q.put(line(s));
     }
     CompletableFuture<Void> fifth = putAsync(q, line("e"));
     await().atMost(Duration.ofSeconds(5)).until(q::hasWaitingProducers);
+    return fifth;
+  }
+
+  @Test
+  void aBlockedProducerIsWokenOnceTheLaneDrainsToHalfNotOnEveryPoll() throws Exception {
+    LaneQueue q = new LaneQueue(4, 0);
+    CompletableFuture<Void> fifth = fullWithAParkedProducer(q);
 
     q.poll(0); // 3 left: above half, the producer stays parked
     assertThat(q.hasWaitingProducers()).isTrue();
@@ -61,11 +67,7 @@ class LaneQueueTest {
   @Test
   void wakeProducersLetsABlockedProducerUseRoomAboveTheMark() throws Exception {
     LaneQueue q = new LaneQueue(4, 0);
-    for (String s : new String[] {"a", "b", "c", "d"}) {
-      q.put(line(s));
-    }
-    CompletableFuture<Void> fifth = putAsync(q, line("e"));
-    await().atMost(Duration.ofSeconds(5)).until(q::hasWaitingProducers);
+    CompletableFuture<Void> fifth = fullWithAParkedProducer(q);
     q.poll(0); // 3 left: above half, the producer stays parked
 
     q.wakeProducers(); // the consumer is about to stop polling
