@@ -16,6 +16,7 @@ final class EngineMetrics {
   private final Counter acquisitions;
   private final Counter losses;
   private final Counter fenced;
+  private final Counter claimsRefused;
 
   EngineMetrics(MeterRegistry registry, String version) {
     Gauge.builder("sf2loki_leader", leader, AtomicLong::get)
@@ -40,6 +41,12 @@ final class EngineMetrics {
         Counter.builder("sf2loki_fenced_commits")
             .description("checkpoint commits refused because a newer leader owns the state")
             .register(registry);
+    claimsRefused =
+        Counter.builder("sf2loki_epoch_claims_refused")
+            .description(
+                "terms given up at acquire because another replica had recorded their epoch"
+                    + " first (also counted in sf2loki_fenced_commits)")
+            .register(registry);
   }
 
   void acquired(long termEpoch) {
@@ -54,6 +61,15 @@ final class EngineMetrics {
   }
 
   void fencedCommit() {
+    fenced.increment();
+  }
+
+  /**
+   * The epoch claim at acquire was refused: the lease was granted under this replica's feet (a
+   * deleted or hand-edited Lease), so it is told apart from a fencing during the run.
+   */
+  void claimRefused() {
+    claimsRefused.increment();
     fenced.increment();
   }
 }

@@ -71,8 +71,12 @@ final class TermRunner implements LeadershipListener {
     try {
       recordEpoch(term);
     } catch (FencedException | StoreConflictException e) {
-      LOG.warn("leadership lost — standing by: {}", e.getMessage());
-      metrics.fencedCommit();
+      LOG.warn(
+          "the store refused epoch {}: another replica recorded it or a later one first (a lease"
+              + " deleted or rewritten while being taken); standing by: {}",
+          term.epoch(),
+          e.getMessage());
+      metrics.claimRefused();
       control.resign();
       return;
     } catch (StoreLockedException | StoreUnavailableException e) {

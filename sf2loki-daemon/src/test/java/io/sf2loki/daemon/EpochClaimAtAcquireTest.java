@@ -100,6 +100,7 @@ class EpochClaimAtAcquireTest {
       }
       assertThat(events).startsWith("acquire 5", "lose 5", "acquire 6");
       assertThat(registry.get("sf2loki_fenced_commits").counter().count()).isEqualTo(1);
+      assertThat(registry.get("sf2loki_epoch_claims_refused").counter().count()).isEqualTo(1);
       assertThat(registry.get("sf2loki_leadership_acquisitions").counter().count())
           .as("only the term that ran")
           .isEqualTo(1);
