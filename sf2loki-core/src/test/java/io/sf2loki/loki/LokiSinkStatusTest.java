@@ -62,6 +62,20 @@ class LokiSinkStatusTest {
     return new Batch(entries);
   }
 
+  /** Entries of the test's Login stream dropped because Loki answered 400. */
+  double droppedAsBadRequest() {
+    return registry
+        .counter(
+            "sf2loki_loki_entries_dropped",
+            "reason",
+            "bad_request",
+            "source",
+            "eventlogfile",
+            "event_type",
+            "Login")
+        .count();
+  }
+
   @Test
   void retryAfterDeltaSecondsRaisesTheWaitAndTheBatchIsDelivered() throws Exception {
     loki.addFault(Fault.status(429, "7", 2));
@@ -173,18 +187,7 @@ class LokiSinkStatusTest {
     }
 
     assertThat(loki.lines()).hasSize(9).doesNotContain("POISON");
-    assertThat(
-            registry
-                .counter(
-                    "sf2loki_loki_entries_dropped",
-                    "reason",
-                    "bad_request",
-                    "source",
-                    "eventlogfile",
-                    "event_type",
-                    "Login")
-                .count())
-        .isEqualTo(1);
+    assertThat(droppedAsBadRequest()).isEqualTo(1);
   }
 
   @Test
@@ -204,18 +207,7 @@ class LokiSinkStatusTest {
     assertThat(loki.lines()).containsExactlyInAnyOrder("l1", "l2", "l3");
     assertThat(loki.pushes().get(loki.pushes().size() - 1).entryCount()).isEqualTo(2);
     assertThat(Files.readAllLines(dlq)).hasSize(1);
-    assertThat(
-            registry
-                .counter(
-                    "sf2loki_loki_entries_dropped",
-                    "reason",
-                    "bad_request",
-                    "source",
-                    "eventlogfile",
-                    "event_type",
-                    "Login")
-                .count())
-        .isEqualTo(1);
+    assertThat(droppedAsBadRequest()).isEqualTo(1);
   }
 
   @Test
