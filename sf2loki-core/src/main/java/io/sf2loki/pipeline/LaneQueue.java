@@ -109,9 +109,7 @@ final class LaneQueue {
   void wakeProducers() {
     lock.lock();
     try {
-      if (lock.hasWaiters(notFull)) {
-        notFull.signalAll();
-      }
+      notFull.signalAll();
     } finally {
       lock.unlock();
     }

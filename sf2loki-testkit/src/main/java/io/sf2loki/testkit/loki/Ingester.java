@@ -72,7 +72,7 @@ final class Ingester {
             streams.computeIfAbsent(s.labels(), StoredEntries.Stream::new);
         for (DecodedEntry e : s.entries()) {
           int slot = -1;
-          String error = entryError(e, e.lineUtf8Length(), stream, rejections, nowNanos);
+          String error = entryError(e, stream, rejections, nowNanos);
           if (error != null) {
             rejected++;
             addReason(reasons, error + " for stream " + s.labels());
@@ -165,11 +165,8 @@ final class Ingester {
   }
 
   private String entryError(
-      DecodedEntry e,
-      int lineBytes,
-      StoredEntries.Stream stream,
-      List<EntryRejection> rejections,
-      long now) {
+      DecodedEntry e, StoredEntries.Stream stream, List<EntryRejection> rejections, long now) {
+    int lineBytes = e.lineUtf8Length();
     for (EntryRejection r : rejections) {
       if (r.status() == 400 && e.line().contains(r.marker())) {
         return "bad_request: entry marked '" + r.marker() + "'";
