@@ -16,9 +16,17 @@ import java.util.regex.Pattern;
  */
 final class LabelGuard {
 
-  /** The fixed stream-label allowlist. */
+  /** The fixed stream-label allowlist ({@code late} is set by the sink's time-window routing). */
   static final Set<String> ALLOWLIST =
-      Set.of("job", "service_name", "source", "event_type", "sf_org_id", "environment", "org");
+      Set.of(
+          "job",
+          "service_name",
+          "source",
+          "event_type",
+          "sf_org_id",
+          "environment",
+          "org",
+          TimeWindowConfig.LATE_LABEL);
 
   private static final Pattern NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
   private static final int MAX_VALUE_LENGTH = 2048;

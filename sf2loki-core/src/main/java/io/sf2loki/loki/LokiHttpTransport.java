@@ -33,7 +33,9 @@ import org.apache.hc.core5.util.Timeout;
  */
 final class LokiHttpTransport implements AutoCloseable {
 
-  private static final int MAX_ERROR_BODY = 1024;
+  // Loki lists up to 10 rejected entries per stream and names the stream last; time-window
+  // handling reads both, so the body is kept well past a few lines.
+  private static final int MAX_ERROR_BODY = 64 * 1024;
 
   /** What Loki answered. */
   record Response(int status, Optional<String> retryAfter, String body) {}

@@ -59,4 +59,30 @@ public final class LokiMetrics {
         .register(registry)
         .increment();
   }
+
+  /**
+   * Counts one entry handled by a time-window policy (routed, re-timestamped, held or dropped),
+   * once it is delivered or dropped.
+   */
+  void outOfWindow(LogEntry original, WindowPlan.Reason reason, WindowPlan.Action action) {
+    Counter.builder("sf2loki_loki_out_of_window_entries")
+        .description(
+            "Entries outside Loki's time windows (too far behind their stream, too far in the"
+                + " future, too old) by what the configured policy did with them")
+        .tag("reason", reason.tag)
+        .tag("action", action.tag)
+        .tag("source", original.labels().getOrDefault("source", "unknown"))
+        .register(registry)
+        .increment();
+  }
+
+  /** Counts one 400 that named a time rule; its entries were placed again, not dropped. */
+  void windowRejection(WindowPlan.Reason reason) {
+    Counter.builder("sf2loki_loki_window_rejections")
+        .description(
+            "Pushes Loki answered 400 for a time rule (its entries are placed again by the policy)")
+        .tag("reason", reason.tag)
+        .register(registry)
+        .increment();
+  }
 }

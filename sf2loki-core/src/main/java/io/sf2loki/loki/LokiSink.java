@@ -1,6 +1,7 @@
 package io.sf2loki.loki;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.config.Durations;
 import io.sf2loki.config.Urls;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
@@ -11,28 +12,32 @@ import io.sf2loki.spi.Sink;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Sink} that pushes to Grafana Loki (loki-push.md §1–§6).
+ * The {@link Sink} that pushes to Grafana Loki (loki-push.md §1–§7).
  *
- * <p>Per push: deliverable entries are shaped (line cap, label guard), grouped into streams by
- * label set (timestamp order within a stream), encoded (protobuf+snappy or JSON, optionally gzip)
- * and POSTed. 429, 5xx and transport errors are retried here with jittered exponential backoff
- * honouring {@code Retry-After} (capped), then surface as {@link RetryableSinkException}; 401, 403,
- * 404 and unexpected statuses surface at once as retryable (misconfiguration must not lose data);
- * 400 and 413 bisect the batch down to the entries Loki rejects, which are dropped, counted, and
- * appended to the dead-letter file, while the rest is delivered — the call then returns normally.
+ * <p>Per batch: deliverable entries are shaped (line cap, label guard), planned against Loki's time
+ * rules ({@link WindowPlanner}: late entries routed to a {@code late} stream or re-timestamped,
+ * too-new ones held, by the configured policy), grouped into streams by label set (timestamp order
+ * within a stream), encoded (protobuf+snappy or JSON, optionally gzip) and POSTed ({@link
+ * PushSender}: 429, 5xx and transport errors retried here, then surfaced as {@link
+ * RetryableSinkException}; 401, 403, 404 and unexpected statuses at once as retryable). A 400 that
+ * names a time rule is learned from and the entries are planned again, never dropped; other 400s
+ * and 413s bisect the batch down to the entries Loki rejects, which are dropped, counted, and
+ * appended to the dead-letter file, while the rest is delivered ({@link BatchPush}).
  *
- * <p>Each batch is shaped once and, when the pipeline calls {@link #prepare} on the lane's batching
- * thread, encoded there ahead of its push; retries reuse both ({@link PreparedBatches}).
+ * <p>Each batch is shaped and planned once and, when the pipeline calls {@link #prepare} on the
+ * lane's batching thread, encoded there ahead of its push; retries reuse all three ({@link
+ * PreparedBatches}) unless Loki taught the planner something in between.
  *
  * <p>Thread-safe: the two lanes call {@link #prepare} and {@link #push} concurrently over one
  * pooled HTTP client. Build with {@link #builder}, {@link #close} when done.
@@ -40,6 +45,7 @@ import org.slf4j.LoggerFactory;
 public final class LokiSink implements Sink, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LokiSink.class);
+  private static final Duration HOLD_WARN_EVERY = Duration.ofMinutes(10);
 
   private final LokiSinkConfig config;
   private final LokiHttpTransport transport;
@@ -49,10 +55,11 @@ public final class LokiSink implements Sink, AutoCloseable {
   private final Optional<DeadLetterFile> deadLetter;
   private final Clock clock;
   private final Sleeper sleeper;
-  private final Backoff backoff;
-  private final String target;
-  private final AtomicInteger authFailures = new AtomicInteger();
+  private final PushSender sender;
+  private final WindowPlanner planner;
+  private final Parts parts = new Parts();
   private final PreparedBatches prepared = new PreparedBatches();
+  private final AtomicReference<Instant> lastHoldWarning = new AtomicReference<>(Instant.MIN);
 
   private LokiSink(Builder b) throws IOException {
     this.config = b.config;
@@ -65,9 +72,16 @@ public final class LokiSink implements Sink, AutoCloseable {
             new LineTruncator(b.config.maxLineBytes()), new LabelGuard(b.extraLabelNames), metrics);
     this.deadLetter = b.config.deadLetterFile().map(p -> new DeadLetterFile(p, b.clock));
     this.sleeper = b.sleeper;
-    this.backoff =
-        Backoff.exponential(b.config.retry().minBackoff(), b.config.retry().maxBackoff(), b.random);
-    this.target = Urls.redact(b.config.pushUrl());
+    this.sender =
+        new PushSender(
+            transport,
+            b.config.retry(),
+            Backoff.exponential(
+                b.config.retry().minBackoff(), b.config.retry().maxBackoff(), b.random),
+            b.sleeper,
+            b.clock,
+            Urls.redact(b.config.pushUrl()));
+    this.planner = new WindowPlanner(b.config.windows(), new StreamNewest());
   }
 
   /** A builder over a bound {@code sink.loki} section. */
@@ -80,14 +94,17 @@ public final class LokiSink implements Sink, AutoCloseable {
     PreparedBatches.Prepared p = prepared.find(batch).orElseGet(() -> shapeOnce(batch));
     List<LogEntry> pending = p.pending();
     if (!pending.isEmpty()) {
-      deliver(pending, p.pendingBody(), p.resolved());
+      Optional<WindowPlan> ready =
+          p.plan().filter(plan -> p.resolved().isEmpty() && plan.version() == newestVersion());
+      WindowPlan plan = ready.orElseGet(() -> planner.plan(pending, clock.instant()));
+      new BatchPush(parts, p.resolved()).run(plan, ready.isPresent() ? p.body() : Optional.empty());
     }
     prepared.remove(batch); // delivered (or its rejects dropped): never pushed again
   }
 
   /**
-   * Shapes and encodes {@code batch} ahead of its push (on the lane's batching thread, while the
-   * previous batch is in push). An encoding failure is left for the push to report.
+   * Shapes, plans and encodes {@code batch} ahead of its push (on the lane's batching thread, while
+   * the previous batch is in push). An encoding failure is left for the push to report.
    */
   @Override
   public void prepare(Batch batch) {
@@ -96,50 +113,28 @@ public final class LokiSink implements Sink, AutoCloseable {
       return;
     }
     List<LogEntry> entries = shaper.shape(batch);
+    WindowPlan plan = planner.plan(entries, clock.instant());
     Optional<EncodedBody> body = Optional.empty();
-    if (!entries.isEmpty()) {
+    if (!plan.send().isEmpty()) {
       try {
-        body = Optional.of(encode(entries));
+        body = Optional.of(encode(plan.send()));
       } catch (RetryableSinkException e) {
         LOG.debug("encoding ahead of the push failed; the push encodes again", e);
       }
     }
-    prepared.put(new PreparedBatches.Prepared(batch, entries, body));
+    prepared.put(new PreparedBatches.Prepared(batch, entries, Optional.of(plan), body));
+  }
+
+  private long newestVersion() {
+    return planner.newest().version();
   }
 
   private PreparedBatches.Prepared shapeOnce(Batch batch) {
     PreparedBatches.Prepared p =
-        new PreparedBatches.Prepared(batch, shaper.shape(batch), Optional.empty());
+        new PreparedBatches.Prepared(
+            batch, shaper.shape(batch), Optional.empty(), Optional.empty());
     prepared.put(p);
     return p;
-  }
-
-  /**
-   * Pushes {@code entries}, bisecting on 400/413 until the rejected ones are isolated.
-   *
-   * @param encoded the body of exactly {@code entries}, when already encoded
-   */
-  private void deliver(
-      List<LogEntry> entries, Optional<EncodedBody> encoded, Set<LogEntry> resolved)
-      throws RetryableSinkException, InterruptedException {
-    EncodedBody body = encoded.isPresent() ? encoded.get() : encode(entries);
-    LokiHttpTransport.Response r = sendWithRetries(body);
-    if (r.status() < 300) {
-      metrics.bytesPushed(body.bytes().length);
-      authFailures.set(0);
-      resolved.addAll(entries);
-      return;
-    }
-    if (entries.size() == 1) {
-      drop(entries.get(0), r);
-      resolved.add(entries.get(0));
-      return;
-    }
-    // Loki may have stored the valid part already; re-pushing it is harmless (exact duplicates
-    // are dropped server-side).
-    int mid = entries.size() / 2;
-    deliver(entries.subList(0, mid), Optional.empty(), resolved);
-    deliver(entries.subList(mid, entries.size()), Optional.empty(), resolved);
   }
 
   private EncodedBody encode(List<LogEntry> entries) throws RetryableSinkException {
@@ -150,101 +145,101 @@ public final class LokiSink implements Sink, AutoCloseable {
     }
   }
 
-  /** Sends until a final answer: 2xx, 400 or 413; everything else ends retryable. */
-  private LokiHttpTransport.Response sendWithRetries(EncodedBody body)
-      throws RetryableSinkException, InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      if (Thread.interrupted()) {
-        throw new InterruptedException("push to " + target + " interrupted");
+  /** What a {@link BatchPush} works with: this sink's collaborators and its policy texts. */
+  final class Parts {
+
+    WindowPlanner planner() {
+      return planner;
+    }
+
+    Clock clock() {
+      return clock;
+    }
+
+    PushSender sender() {
+      return sender;
+    }
+
+    LokiMetrics metrics() {
+      return metrics;
+    }
+
+    TimeWindowConfig windows() {
+      return config.windows();
+    }
+
+    EncodedBody encode(List<LogEntry> entries) throws RetryableSinkException {
+      return LokiSink.this.encode(entries);
+    }
+
+    /** Waits until the held entries of {@code plan} are within Loki's grace. */
+    void hold(WindowPlan plan) throws InterruptedException {
+      Instant now = clock.instant();
+      Duration wait = Duration.ofNanos(plan.holdUntilNanos() - WindowPlanner.nanos(now));
+      if (wait.isNegative() || wait.isZero()) {
+        return;
       }
-      RetryableSinkException failure;
-      try {
-        LokiHttpTransport.Response r = transport.send(body);
-        int s = r.status();
-        if (s < 300 && s >= 200 || s == 400 || s == 413) {
-          return r;
-        }
-        failure = classify(r);
-      } catch (IOException e) {
-        failure =
-            new RetryableSinkException(
-                "transport error pushing to "
-                    + target
-                    + ": "
-                    + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()),
-                0,
-                null,
-                e);
+      if (Duration.between(lastHoldWarning.get(), now).compareTo(HOLD_WARN_EVERY) >= 0) {
+        lastHoldWarning.set(now);
+        LOG.warn(
+            "holding a push to {} back for {}s: entries are stamped more than"
+                + " sink.loki.creation_grace_period ({}) ahead of this host's clock, which Loki"
+                + " would reject as too far in the future; is this host's clock behind"
+                + " Salesforce's? (logged at most every {} minutes)",
+            sender.target(),
+            wait.toSeconds(),
+            Durations.format(config.windows().creationGracePeriod()),
+            HOLD_WARN_EVERY.toMinutes());
       }
-      if (attempt >= config.retry().attempts()) {
-        throw failure;
-      }
-      Duration wait = backoff.delay(attempt);
-      if (failure.retryAfter().isPresent()) {
-        wait = Backoff.honouring(wait, failure.retryAfter().get(), config.retry().maxRetryAfter());
-      }
-      LOG.debug("push attempt {} failed ({}); retrying in {}", attempt, failure.getMessage(), wait);
       sleeper.sleep(wait);
     }
-  }
 
-  /** A retryable failure for a non-final status; throws at once for the non-internal ones. */
-  private RetryableSinkException classify(LokiHttpTransport.Response r)
-      throws RetryableSinkException {
-    int s = r.status();
-    Duration retryAfter = RetryAfter.parse(r.retryAfter().orElse(null), clock).orElse(null);
-    String message = "Loki at " + target + " answered " + s + describe(r.body());
-    if (s == 429 || s >= 500) {
-      return new RetryableSinkException(message, s, retryAfter, null);
+    /** Why {@code p} was placed as it was, one clause for the log and the dead-letter file. */
+    String explain(WindowPlan.Placement p) {
+      TimeWindowConfig w = config.windows();
+      String rule =
+          switch (p.reason()) {
+            case TOO_FAR_BEHIND ->
+                "more than sink.loki.out_of_order_window ("
+                    + Durations.format(w.outOfOrderWindow())
+                    + ") behind the newest entry of their stream";
+            case TOO_OLD ->
+                "older than sink.loki.max_age (" + Durations.format(w.maxAge()) + ") less one hour";
+            case TOO_FAR_IN_FUTURE ->
+                "more than sink.loki.creation_grace_period ("
+                    + Durations.format(w.creationGracePeriod())
+                    + ") ahead of this host's clock";
+          };
+      return switch (p.action()) {
+        case ROUTED -> rule + "; pushed in time order into a stream of their own";
+        case RETIMESTAMPED ->
+            rule
+                + "; stamped "
+                + WindowPlanner.eventTime(p.placed().timestampNanos())
+                + ", the event time kept in structured metadata "
+                + TimeWindowConfig.EVENT_TIME_KEY;
+        case HELD -> rule + "; the push waited until Loki accepts them";
+        case DROPPED ->
+            rule
+                + "; dropped by sink.loki."
+                + (p.reason() == WindowPlan.Reason.TOO_FAR_IN_FUTURE
+                    ? "future_policy"
+                    : "late_policy")
+                + " = drop";
+      };
     }
-    if (s == 401 || s == 403 || s == 404) {
-      authFailure(s);
-    }
-    throw new RetryableSinkException(message, s, retryAfter, null);
-  }
 
-  private void authFailure(int status) {
-    int n = authFailures.incrementAndGet();
-    if (n == 1 || n % 10 == 0) {
-      String hint =
-          status == 404
-              ? "check sink.loki.url (it must reach " + LokiSinkConfig.PUSH_PATH + ")"
-              : "check sink.loki.tenant_id and that the token has the logs:write scope";
-      LOG.error(
-          "Loki at {} answered {} ({} consecutive): {}; the data is kept and retried",
-          target,
-          status,
-          n,
-          hint);
-    }
-  }
-
-  private void drop(LogEntry e, LokiHttpTransport.Response r) {
-    String reason = r.status() == 413 ? "oversized_413" : "bad_request";
-    metrics.dropped(e, reason);
-    LOG.warn(
-        "Loki rejected an entry for good ({}{}); dropped it (source={}, event_type={})",
-        r.status(),
-        describe(r.body()),
-        e.labels().getOrDefault("source", "unknown"),
-        e.labels().getOrDefault("event_type", "unknown"));
-    if (deadLetter.isPresent()) {
-      try {
-        deadLetter.get().append(e, reason, r.status(), r.body());
-      } catch (IOException io) {
-        LOG.warn(
-            "cannot append to dead-letter file {}: {}", deadLetter.get().path(), io.toString());
+    /** Appends to the dead-letter file, when there is one; a failure to do so is a WARN. */
+    void deadLetter(LogEntry e, String reason, int status, String error) {
+      if (deadLetter.isPresent()) {
+        try {
+          deadLetter.get().append(e, reason, status, error);
+        } catch (IOException io) {
+          LOG.warn(
+              "cannot append to dead-letter file {}: {}", deadLetter.get().path(), io.toString());
+        }
       }
     }
-  }
-
-  private static String describe(String body) {
-    if (body.isEmpty()) {
-      return "";
-    }
-    String oneLine = body.replace('\n', ' ');
-    return ": " + (oneLine.length() > 300 ? oneLine.substring(0, 300) + "…" : oneLine);
   }
 
   /** Closes the HTTP client. Idempotent. */

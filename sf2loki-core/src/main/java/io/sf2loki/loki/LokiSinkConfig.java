@@ -30,6 +30,7 @@ import java.util.Set;
  * @param batch batching and queue bounds
  * @param retry retry and backoff bounds
  * @param deadLetterFile where permanently rejected entries are appended, when configured
+ * @param windows how entries outside Loki's time windows are handled
  */
 public record LokiSinkConfig(
     URI pushUrl,
@@ -47,7 +48,8 @@ public record LokiSinkConfig(
     long maxLineBytes,
     BatchConfig batch,
     RetryConfig retry,
-    Optional<Path> deadLetterFile) {
+    Optional<Path> deadLetterFile,
+    TimeWindowConfig windows) {
 
   /** The push path Loki serves. */
   public static final String PUSH_PATH = "/loki/api/v1/push";
@@ -177,6 +179,16 @@ public record LokiSinkConfig(
                 + name
                 + " cannot be set: source and event_type identify each stream and are set by the"
                 + " sources");
+      } else if (name.equals(TimeWindowConfig.LATE_LABEL)) {
+        r.problem(
+            "labels",
+            r.path("labels")
+                + "."
+                + name
+                + " cannot be set: the sink sets it on entries routed out of their stream's"
+                + " time window (see "
+                + r.path("late_policy")
+                + ")");
       } else if (!OPERATOR_LABELS.contains(name)) {
         r.problem(
             "labels",
@@ -226,7 +238,8 @@ public record LokiSinkConfig(
         r.bytes("max_line_bytes", 0),
         batch,
         retry,
-        deadLetter);
+        deadLetter,
+        TimeWindowConfig.bind(r));
   }
 
   static URI withPushPath(URI url) {

@@ -28,16 +28,27 @@ final class PreparedBatches {
   static final int CAPACITY = 4;
 
   /**
-   * @param body the encoded body of all of {@code entries}, when it was encoded ahead of the push
+   * @param entries the shaped entries, as the sources made them (before any time-window placement)
+   * @param plan their placement, when it was planned ahead of the push
+   * @param body the encoded body of all of the plan's entries, when it was encoded ahead of the
+   *     push
    * @param resolved the entries Loki already accepted or that were dropped, by identity: a retry of
    *     a batch that failed part-way through a bisection sends only the rest, so a dropped entry is
    *     not counted and dead-lettered twice. Mutated only by the batch's one push at a time.
    */
   record Prepared(
-      Batch batch, List<LogEntry> entries, Optional<EncodedBody> body, Set<LogEntry> resolved) {
+      Batch batch,
+      List<LogEntry> entries,
+      Optional<WindowPlan> plan,
+      Optional<EncodedBody> body,
+      Set<LogEntry> resolved) {
 
-    Prepared(Batch batch, List<LogEntry> entries, Optional<EncodedBody> body) {
-      this(batch, entries, body, Collections.newSetFromMap(new IdentityHashMap<>()));
+    Prepared(
+        Batch batch,
+        List<LogEntry> entries,
+        Optional<WindowPlan> plan,
+        Optional<EncodedBody> body) {
+      this(batch, entries, plan, body, Collections.newSetFromMap(new IdentityHashMap<>()));
     }
 
     /** The entries still to deliver, in order. */
@@ -46,11 +57,6 @@ final class PreparedBatches {
         return entries;
       }
       return entries.stream().filter(e -> !resolved.contains(e)).toList();
-    }
-
-    /** The body to send for {@link #pending()}, when it is still the prepared one. */
-    Optional<EncodedBody> pendingBody() {
-      return resolved.isEmpty() ? body : Optional.empty();
     }
   }
 

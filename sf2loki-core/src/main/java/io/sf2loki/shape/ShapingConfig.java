@@ -27,7 +27,8 @@ public record ShapingConfig(
 
   /** Labels sources, the pipeline and the deployment own; never promoted from payloads. */
   public static final Set<String> RESERVED_LABELS =
-      Set.of("source", "event_type", "job", "service_name", "sf_org_id", "environment", "org");
+      Set.of(
+          "source", "event_type", "job", "service_name", "sf_org_id", "environment", "org", "late");
 
   private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 

@@ -23,6 +23,7 @@ public final class LokiConfigs {
   private long maxLineBytes = 262_144;
   private Optional<Path> deadLetter = Optional.empty();
   private Duration timeout = Duration.ofSeconds(5);
+  private TimeWindowConfig windows = TimeWindowConfig.defaults();
 
   private LokiConfigs(URI url) {
     this.url = url;
@@ -74,6 +75,11 @@ public final class LokiConfigs {
     return this;
   }
 
+  public LokiConfigs windows(TimeWindowConfig windows) {
+    this.windows = windows;
+    return this;
+  }
+
   public LokiSinkConfig build() {
     return new LokiSinkConfig(
         LokiSinkConfig.withPushPath(url),
@@ -91,6 +97,7 @@ public final class LokiConfigs {
         maxLineBytes,
         new BatchConfig(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456),
         RetryConfig.defaults(),
-        deadLetter);
+        deadLetter,
+        windows);
   }
 }

@@ -33,6 +33,15 @@ import java.util.concurrent.TimeUnit;
  * tools read: {@code GET /testkit/entries} (JSON lines), {@code GET /testkit/stats}, {@code POST}
  * and {@code DELETE /testkit/faults}, plus {@code GET /ready}.
  *
+ * <p>A push with rejected entries stores its valid ones and is answered 400 with the texts Grafana
+ * Loki answers, so a client parses them as it would a real Loki's: per stream, the ingester's
+ * out-of-order block ({@code entry with timestamp 2022-10-10 13:25:44 +0000 UTC ignored, reason:
+ * 'entry too far behind, ...',} lines, then {@code user 'fake', total ignored: 3 out of 5 for
+ * stream: {foo="bar"}}, naming the request's {@code X-Scope-OrgID} or {@code fake}); then the
+ * distributor's validation errors, one a line ({@code entry for stream '{a="b"}' has timestamp too
+ * old: 2022-10-10T13:25:44Z, oldest acceptable timestamp is: ...}, {@code Max entry size '...'
+ * bytes exceeded for stream ...}). See {@code RejectionReport} for the exact formats.
+ *
  * <p>Thread-safe. Start with {@link #start()}, stop with {@link #close()}.
  */
 public final class FakeLoki implements AutoCloseable {
@@ -234,7 +243,12 @@ public final class FakeLoki implements AutoCloseable {
       respond(ex, 400, "text/plain", e.getMessage() + "\n");
       return;
     }
-    Ingester.Outcome outcome = ingester.ingest(streams, List.copyOf(rejections));
+    String tenant = headers.get("x-scope-orgid");
+    Ingester.Outcome outcome =
+        ingester.ingest(
+            streams,
+            List.copyOf(rejections),
+            tenant == null || tenant.isEmpty() ? RejectionReport.SINGLE_TENANT : tenant);
     pushes.add(new RecordedPush(headers, body.length, outcome.streams(), outcome.status()));
     respond(ex, outcome.status(), "text/plain", outcome.message());
   }

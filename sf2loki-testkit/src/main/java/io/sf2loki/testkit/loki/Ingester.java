@@ -1,6 +1,7 @@
 package io.sf2loki.testkit.loki;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,11 +14,18 @@ import java.util.regex.Pattern;
  * duplicates (same stream, timestamp and line) as Loki does. Lines and metadata are kept as bytes
  * packed in a {@link LineArena}, not as strings, and entries as columns ({@link StoredEntries}).
  * Thread-safe: one lock around every push, like a single ingester.
+ *
+ * <p>Like Loki, it checks each entry twice: first the distributor's validation (labels, sample age,
+ * line size, structured metadata), then the ingester's out-of-order window against the stream's
+ * newest stored entry. The valid entries of a request are stored either way, and a request with any
+ * rejected entry is answered 400 with Loki's own texts ({@link RejectionReport}): the ingester's
+ * {@code entry with timestamp ... ignored, reason: 'entry too far behind, ...'} blocks, then the
+ * distributor's messages (e.g. {@code entry for stream '{a="b"}' has timestamp too old: ...}), with
+ * times and labels printed as Go and Prometheus print them ({@link GoFormats}).
  */
 final class Ingester {
 
   private static final Pattern LABEL_NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
-  private static final int MAX_REASONS = 5;
 
   /**
    * What a push came to: the status to answer, the text body, and the request's streams as kept for
@@ -46,7 +54,13 @@ final class Ingester {
     this.keepRequests = keepRequests;
   }
 
-  synchronized Outcome ingest(List<DecodedStream> decoded, List<EntryRejection> rejections) {
+  /**
+   * Validates and stores one push.
+   *
+   * @param tenant the request's tenant ({@code X-Scope-OrgID}), named in the too-far-behind texts
+   */
+  synchronized Outcome ingest(
+      List<DecodedStream> decoded, List<EntryRejection> rejections, String tenant) {
     for (EntryRejection r : rejections) {
       if (r.status() == 413 && containsMarker(decoded, r.marker())) {
         rejected += decoded.stream().mapToLong(s -> s.entries().size()).sum();
@@ -56,41 +70,69 @@ final class Ingester {
     }
     Instant now = clock.instant();
     long nowNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    List<String> reasons = new ArrayList<>();
+    Bounds bounds =
+        new Bounds(
+            minus(nowNanos, limits.rejectOldSamplesMaxAge()),
+            minus(nowNanos, limits.creationGracePeriod().negated()));
+    RejectionReport report = new RejectionReport();
     List<DecodedStream> kept = keepRequests ? new ArrayList<>(decoded.size()) : List.of();
     for (DecodedStream s : decoded) {
       List<DecodedEntry> keptEntries = keepRequests ? new ArrayList<>(s.entries().size()) : null;
-      String labelError = labelError(s.labels());
-      if (labelError != null) {
+      if (rejectedLabels(s.labels(), report)) {
         rejected += s.entries().size();
-        addReason(reasons, labelError + " for stream " + s.labels());
         if (keepRequests) {
           s.entries().forEach(e -> keptEntries.add(copied(e)));
         }
       } else {
         StoredEntries.Stream stream =
             streams.computeIfAbsent(s.labels(), StoredEntries.Stream::new);
+        RejectionReport.TooFarBehind behind = null;
+        int reachedIngester = 0;
         for (DecodedEntry e : s.entries()) {
           int slot = -1;
-          String error = entryError(e, stream, rejections, nowNanos);
-          if (error != null) {
+          if (rejectedByValidation(e, s.labels(), rejections, bounds, report)) {
             rejected++;
-            addReason(reasons, error + " for stream " + s.labels());
           } else {
-            slot = store(stream, e);
+            // Past the distributor: the ingester's out-of-order window, against the newest entry
+            // stored so far (which the request's own accepted entries advance).
+            reachedIngester++;
+            long cutoff =
+                stream.newest == Long.MIN_VALUE
+                    ? Long.MIN_VALUE
+                    : minus(stream.newest, limits.outOfOrderWindow());
+            if (e.timestampNanos() < cutoff) {
+              rejected++;
+              behind = behind != null ? behind : new RejectionReport.TooFarBehind();
+              behind.add(e.timestampNanos(), cutoff);
+            } else {
+              slot = store(stream, e);
+            }
           }
           if (keepRequests) {
             keptEntries.add(slot >= 0 ? stored.entry(slot) : copied(e));
           }
+        }
+        if (behind != null) {
+          report.add(behind, tenant, s.labels(), reachedIngester);
         }
       }
       if (keepRequests) {
         kept.add(new DecodedStream(s.labels(), keptEntries));
       }
     }
-    return reasons.isEmpty()
-        ? new Outcome(204, "", kept)
-        : new Outcome(400, String.join("\n", reasons) + "\n", kept);
+    return report.isEmpty() ? new Outcome(204, "", kept) : new Outcome(400, report.body(), kept);
+  }
+
+  /** The accepted timestamps, {@code [oldest, newest]}, in nanoseconds. */
+  private record Bounds(long oldest, long newest) {}
+
+  /** {@code t - d} in nanoseconds, saturating instead of overflowing. */
+  private static long minus(long t, Duration d) {
+    try {
+      return Math.subtractExact(t, d.toNanos());
+    } catch (ArithmeticException e) {
+      return d.isNegative() ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
   }
 
   /** Stores a valid entry unless it duplicates one; its slot, or -1 for a duplicate. */
@@ -137,73 +179,97 @@ final class Ingester {
         .anyMatch(e -> e.line().contains(marker));
   }
 
-  private static void addReason(List<String> reasons, String reason) {
-    if (reasons.size() < MAX_REASONS) {
-      reasons.add(reason);
-    }
-  }
-
-  private String labelError(Map<String, String> labels) {
+  /** True when the stream's labels are invalid; the reason goes to {@code report}. */
+  private boolean rejectedLabels(Map<String, String> labels, RejectionReport report) {
+    RejectionReport.Kind kind = RejectionReport.Kind.LABELS;
     if (labels.isEmpty()) {
-      return "missing_labels: error at least one label pair is required per stream";
+      report.add(kind, RejectionReport::missingLabels);
+      return true;
     }
     if (labels.size() > limits.maxLabelNamesPerSeries()) {
-      return "max_label_names_per_series: " + labels.size() + " labels";
+      report.add(
+          kind, () -> RejectionReport.tooManyLabelNames(labels, limits.maxLabelNamesPerSeries()));
+      return true;
     }
     for (Map.Entry<String, String> l : labels.entrySet()) {
-      if (!LABEL_NAME.matcher(l.getKey()).matches()) {
-        return "invalid_labels: label name '" + l.getKey() + "'";
+      String name = l.getKey();
+      if (!LABEL_NAME.matcher(name).matches()) {
+        report.add(kind, () -> RejectionReport.invalidLabelName(labels, name));
+        return true;
       }
-      if (l.getKey().length() > limits.maxLabelNameLength()) {
-        return "label_name_too_long: '" + l.getKey() + "'";
+      if (name.length() > limits.maxLabelNameLength()) {
+        report.add(kind, () -> RejectionReport.labelNameTooLong(labels, name));
+        return true;
       }
       if (l.getValue().length() > limits.maxLabelValueLength()) {
-        return "label_value_too_long: value of '" + l.getKey() + "'";
+        report.add(kind, () -> RejectionReport.labelValueTooLong(labels, l.getValue()));
+        return true;
       }
     }
-    return null;
+    return false;
   }
 
-  private String entryError(
-      DecodedEntry e, StoredEntries.Stream stream, List<EntryRejection> rejections, long now) {
-    int lineBytes = e.lineUtf8Length();
+  /**
+   * True when the distributor's validation refuses the entry, checked in Loki's order (age, line
+   * size, structured metadata) after the fake's own marker rule; the reason goes to {@code report}.
+   */
+  private boolean rejectedByValidation(
+      DecodedEntry e,
+      Map<String, String> labels,
+      List<EntryRejection> rejections,
+      Bounds bounds,
+      RejectionReport report) {
     for (EntryRejection r : rejections) {
       if (r.status() == 400 && e.line().contains(r.marker())) {
-        return "bad_request: entry marked '" + r.marker() + "'";
+        report.add(RejectionReport.Kind.MARKER, () -> RejectionReport.marked(labels, r.marker()));
+        return true;
       }
     }
+    long ts = e.timestampNanos();
+    if (ts < bounds.oldest()) {
+      report.add(
+          RejectionReport.Kind.TOO_OLD, () -> RejectionReport.tooOld(labels, ts, bounds.oldest()));
+      return true;
+    }
+    if (ts > bounds.newest()) {
+      report.add(RejectionReport.Kind.TOO_NEW, () -> RejectionReport.tooNew(labels, ts));
+      return true;
+    }
+    int lineBytes = e.lineUtf8Length();
     if (limits.maxLineBytes() > 0 && lineBytes > limits.maxLineBytes()) {
-      return "line_too_long: line of " + lineBytes + " bytes exceeds " + limits.maxLineBytes();
+      report.add(
+          RejectionReport.Kind.LINE_TOO_LONG,
+          () -> RejectionReport.lineTooLong(labels, limits.maxLineBytes(), lineBytes));
+      return true;
     }
-    String smError = metadataError(e.metadata());
-    if (smError != null) {
-      return smError;
-    }
-    if (e.timestampNanos() < now - limits.rejectOldSamplesMaxAge().toNanos()) {
-      return "greater_than_max_sample_age: entry at " + e.timestampNanos();
-    }
-    if (e.timestampNanos() > now + limits.creationGracePeriod().toNanos()) {
-      return "too_far_in_future: entry at " + e.timestampNanos();
-    }
-    if (stream.newest != Long.MIN_VALUE
-        && e.timestampNanos() < stream.newest - limits.outOfOrderWindow().toNanos()) {
-      return "too_far_behind: entry at " + e.timestampNanos() + " behind " + stream.newest;
-    }
-    return null;
+    return rejectedMetadata(e.metadata(), labels, report);
   }
 
-  private String metadataError(Map<String, String> metadata) {
-    if (metadata.size() > limits.maxStructuredMetadataEntries()) {
-      return "structured_metadata_too_many: " + metadata.size() + " pairs";
-    }
-    long size = 0;
+  private boolean rejectedMetadata(
+      Map<String, String> metadata, Map<String, String> labels, RejectionReport report) {
+    RejectionReport.Kind kind = RejectionReport.Kind.STRUCTURED_METADATA;
+    long size = 0; // Loki counts the UTF-8 bytes of names and values
     for (Map.Entry<String, String> m : metadata.entrySet()) {
-      size += m.getKey().length() + m.getValue().length();
+      size += GoFormats.len(m.getKey()) + GoFormats.len(m.getValue());
     }
     if (size > limits.maxStructuredMetadataBytes()) {
-      return "structured_metadata_too_large: " + size + " bytes";
+      long bytes = size;
+      report.add(
+          kind,
+          () ->
+              RejectionReport.structuredMetadataTooLarge(
+                  labels, bytes, limits.maxStructuredMetadataBytes()));
+      return true;
     }
-    return null;
+    if (metadata.size() > limits.maxStructuredMetadataEntries()) {
+      report.add(
+          kind,
+          () ->
+              RejectionReport.structuredMetadataTooMany(
+                  labels, metadata.size(), limits.maxStructuredMetadataEntries()));
+      return true;
+    }
+    return false;
   }
 
   synchronized List<AcceptedEntry> accepted() {

@@ -14,7 +14,7 @@ import java.time.Duration;
  * @param rejectOldSamplesMaxAge {@code reject_old_samples_max_age}
  * @param creationGracePeriod {@code creation_grace_period}
  * @param outOfOrderWindow entries older than the stream's newest minus this are {@code
- *     too_far_behind}
+ *     too_far_behind} (Loki: {@code max_chunk_age / 2})
  * @param maxRequestBytes decompressed request bodies larger than this get 413
  */
 public record LokiLimits(
@@ -72,5 +72,50 @@ public record LokiLimits(
         creationGracePeriod,
         outOfOrderWindow,
         bytes);
+  }
+
+  /** A copy with another out-of-order window (Loki: {@code max_chunk_age / 2}). */
+  public LokiLimits withOutOfOrderWindow(Duration window) {
+    return new LokiLimits(
+        maxLineBytes,
+        maxLabelNamesPerSeries,
+        maxLabelNameLength,
+        maxLabelValueLength,
+        maxStructuredMetadataBytes,
+        maxStructuredMetadataEntries,
+        rejectOldSamplesMaxAge,
+        creationGracePeriod,
+        window,
+        maxRequestBytes);
+  }
+
+  /** A copy with another {@code creation_grace_period}. */
+  public LokiLimits withCreationGracePeriod(Duration period) {
+    return new LokiLimits(
+        maxLineBytes,
+        maxLabelNamesPerSeries,
+        maxLabelNameLength,
+        maxLabelValueLength,
+        maxStructuredMetadataBytes,
+        maxStructuredMetadataEntries,
+        rejectOldSamplesMaxAge,
+        period,
+        outOfOrderWindow,
+        maxRequestBytes);
+  }
+
+  /** A copy with another {@code reject_old_samples_max_age}. */
+  public LokiLimits withRejectOldSamplesMaxAge(Duration maxAge) {
+    return new LokiLimits(
+        maxLineBytes,
+        maxLabelNamesPerSeries,
+        maxLabelNameLength,
+        maxLabelValueLength,
+        maxStructuredMetadataBytes,
+        maxStructuredMetadataEntries,
+        maxAge,
+        creationGracePeriod,
+        outOfOrderWindow,
+        maxRequestBytes);
   }
 }

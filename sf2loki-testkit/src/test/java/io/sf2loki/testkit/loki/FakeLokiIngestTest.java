@@ -1,9 +1,11 @@
 package io.sf2loki.testkit.loki;
 
 import static io.sf2loki.testkit.loki.WireBodies.json;
+import static io.sf2loki.testkit.loki.WireBodies.jsonStream;
 import static io.sf2loki.testkit.loki.WireBodies.postJson;
 import static io.sf2loki.testkit.loki.WireBodies.postProtobuf;
 import static io.sf2loki.testkit.loki.WireBodies.protobuf;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -14,11 +16,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xerial.snappy.Snappy;
 
+@Timeout(10)
 class FakeLokiIngestTest {
 
   static final Instant NOW = Instant.parse("2026-05-01T12:00:00Z");
@@ -37,6 +42,18 @@ class FakeLokiIngestTest {
   @AfterEach
   void close() {
     loki.close();
+  }
+
+  static long hours(long n) {
+    return Duration.ofHours(n).toNanos();
+  }
+
+  static long minutes(long n) {
+    return Duration.ofMinutes(n).toNanos();
+  }
+
+  static long seconds(long n) {
+    return Duration.ofSeconds(n).toNanos();
   }
 
   @Test
@@ -99,23 +116,44 @@ class FakeLokiIngestTest {
   }
 
   @Test
-  void overlongLineIsRejectedWhileValidEntriesOfTheRequestAreStored() throws Exception {
+  void overlongLineIsAnsweredWithLokisMaxEntrySizeText() throws Exception {
     FakeLoki small = startFake(LokiLimits.defaults().withMaxLineBytes(5));
     try {
-      String body =
-          "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\""
-              + NOW_NANOS
-              + "\",\"short\"],[\""
-              + (NOW_NANOS + 1)
-              + "\",\"too long\"]]}]}";
-      HttpResponse<String> r = postJson(small, body);
+      HttpResponse<String> r = postJson(small, json("{\"a\":\"b\"}", NOW_NANOS, "too long"));
+
       assertThat(r.statusCode()).isEqualTo(400);
-      assertThat(r.body()).contains("line_too_long");
-      assertThat(small.lines()).containsExactly("short");
-      assertThat(small.stats().rejected()).isEqualTo(1);
+      assertThat(r.body())
+          .isEqualTo(
+              "Max entry size '5' bytes exceeded for stream '{a=\"b\"}' while adding an entry"
+                  + " with length '8' bytes\n");
     } finally {
       small.close();
     }
+  }
+
+  @Test
+  void validEntriesOfARejectedRequestAreStored() throws Exception {
+    postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "new"));
+    String request =
+        jsonStream(
+            "{\"a\":\"b\"}",
+            NOW_NANOS - hours(169),
+            NOW_NANOS - minutes(10),
+            NOW_NANOS - minutes(61),
+            NOW_NANOS - minutes(5));
+
+    HttpResponse<String> r = postJson(loki, request);
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body())
+        .isEqualTo(
+            """
+            entry with timestamp 2026-05-01 10:59:00 +0000 UTC ignored, reason: 'entry too far behind, entry timestamp is: 2026-05-01T10:59:00Z, oldest acceptable timestamp is: 2026-05-01T11:00:00Z',
+            user 'tenant-1', total ignored: 1 out of 3 for stream: {a="b"}
+            entry for stream '{a="b"}' has timestamp too old: 2026-04-24T11:00:00Z, oldest acceptable timestamp is: 2026-04-24T12:00:00Z
+            """);
+    assertThat(loki.lines()).containsExactly("new", "e1", "e3");
+    assertThat(loki.stats().rejected()).isEqualTo(2);
   }
 
   @Test
@@ -123,7 +161,9 @@ class FakeLokiIngestTest {
     HttpResponse<String> r = postJson(loki, json("{\"1bad\":\"x\"}", NOW_NANOS, "l"));
 
     assertThat(r.statusCode()).isEqualTo(400);
-    assertThat(r.body()).contains("invalid_labels");
+    assertThat(r.body())
+        .isEqualTo(
+            "Error parsing labels '{\"1bad\"=\"x\"}' with error: invalid label name \"1bad\"\n");
   }
 
   @Test
@@ -134,34 +174,176 @@ class FakeLokiIngestTest {
     }
     HttpResponse<String> r = postJson(loki, json(labels + "}", NOW_NANOS, "l"));
 
-    assertThat(r.body()).contains("max_label_names_per_series");
+    assertThat(r.body())
+        .isEqualTo(
+            "entry for stream '{l0=\"v\", l1=\"v\", l10=\"v\", l11=\"v\", l12=\"v\", l13=\"v\","
+                + " l14=\"v\", l15=\"v\", l2=\"v\", l3=\"v\", l4=\"v\", l5=\"v\", l6=\"v\","
+                + " l7=\"v\", l8=\"v\", l9=\"v\"}' has 16 label names; limit 15\n");
   }
 
   @Test
-  void samplesOlderThanSevenDaysAreRejected() throws Exception {
-    long old = NOW_NANOS - Duration.ofHours(169).toNanos();
+  void sampleOlderThanSevenDaysGetsLokisTooOldText() throws Exception {
+    long old = NOW_NANOS - hours(169) + 999_999_999; // the fraction is truncated, not rounded
 
-    assertThat(postJson(loki, json("{\"a\":\"b\"}", old, "l")).body())
-        .contains("greater_than_max_sample_age");
+    HttpResponse<String> r = postJson(loki, json("{\"a\":\"b\"}", old, "l"));
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body())
+        .isEqualTo(
+            "entry for stream '{a=\"b\"}' has timestamp too old: 2026-04-24T11:00:00Z, oldest"
+                + " acceptable timestamp is: 2026-04-24T12:00:00Z\n");
   }
 
   @Test
-  void samplesTooFarInTheFutureAreRejected() throws Exception {
-    long future = NOW_NANOS + Duration.ofMinutes(11).toNanos();
+  void sampleBeyondTheGracePeriodGetsLokisTooNewText() throws Exception {
+    long future = NOW_NANOS + minutes(11);
 
-    assertThat(postJson(loki, json("{\"a\":\"b\"}", future, "l")).body())
-        .contains("too_far_in_future");
+    HttpResponse<String> r = postJson(loki, json("{\"a\":\"b\"}", future, "l"));
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body())
+        .isEqualTo("entry for stream '{a=\"b\"}' has timestamp too new: 2026-05-01T12:11:00Z\n");
+  }
+
+  @Test
+  void labelsInRejectionTextsAreQuotedAsPrometheusPrintsThem() throws Exception {
+    String labels = "{\"b\":\"q\\\"x\\ny\",\"a\":\"1\"}";
+
+    HttpResponse<String> r = postJson(loki, json(labels, NOW_NANOS + minutes(11), "l"));
+
+    assertThat(r.body())
+        .isEqualTo(
+            "entry for stream '{a=\"1\", b=\"q\\\"x\\ny\"}' has timestamp too new:"
+                + " 2026-05-01T12:11:00Z\n");
+  }
+
+  @Test
+  void eachValidationKindIsListedAtMostFiveTimes() throws Exception {
+    long[] nanos = new long[8];
+    for (int i = 0; i < 7; i++) {
+      nanos[i] = NOW_NANOS - hours(169) - seconds(i);
+    }
+    nanos[7] = NOW_NANOS + minutes(11);
+
+    HttpResponse<String> r = postJson(loki, jsonStream("{\"a\":\"b\"}", nanos));
+
+    assertThat(r.body().lines().filter(l -> l.contains("has timestamp too old"))).hasSize(5);
+    assertThat(r.body().lines().filter(l -> l.contains("has timestamp too new"))).hasSize(1);
+    assertThat(loki.stats().rejected()).isEqualTo(8);
   }
 
   @Test
   void entryOlderThanTheStreamsNewestMinusOneHourIsTooFarBehind() throws Exception {
     postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "new"));
-    long behind = NOW_NANOS - Duration.ofMinutes(61).toNanos();
+    long behind = NOW_NANOS - minutes(61);
 
     assertThat(postJson(loki, json("{\"a\":\"b\"}", behind, "late")).body())
-        .contains("too_far_behind");
+        .startsWith("entry with timestamp 2026-05-01 10:59:00 +0000 UTC ignored");
     assertThat(postJson(loki, json("{\"a\":\"c\"}", behind, "other stream")).statusCode())
         .isEqualTo(204);
+  }
+
+  @Test
+  void tooFarBehindBlockListsEachEntryThenTheTotalAndTheTenant() throws Exception {
+    postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "new"));
+    String request =
+        jsonStream(
+            "{\"a\":\"b\"}",
+            NOW_NANOS - minutes(61),
+            NOW_NANOS - minutes(30),
+            NOW_NANOS - minutes(62) + 500_000_000);
+
+    HttpResponse<String> r = postJson(loki, request);
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body())
+        .isEqualTo(
+            """
+            entry with timestamp 2026-05-01 10:59:00 +0000 UTC ignored, reason: 'entry too far behind, entry timestamp is: 2026-05-01T10:59:00Z, oldest acceptable timestamp is: 2026-05-01T11:00:00Z',
+            entry with timestamp 2026-05-01 10:58:00.5 +0000 UTC ignored, reason: 'entry too far behind, entry timestamp is: 2026-05-01T10:58:00Z, oldest acceptable timestamp is: 2026-05-01T11:00:00Z',
+            user 'tenant-1', total ignored: 2 out of 3 for stream: {a="b"}
+            """);
+  }
+
+  @Test
+  void tooFarBehindBlockNamesTheTenantFakeWithoutAnOrgIdHeader() throws Exception {
+    postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "new"));
+    byte[] late = json("{\"a\":\"b\"}", NOW_NANOS - hours(2), "late").getBytes(UTF_8);
+
+    HttpResponse<String> r = WireBodies.post(loki.pushUri(), "application/json", null, late, null);
+
+    assertThat(r.body())
+        .endsWith("\nuser 'fake', total ignored: 1 out of 1 for stream: {a=\"b\"}\n");
+  }
+
+  @Test
+  void tooFarBehindBlockListsTenEntriesButCountsThemAll() throws Exception {
+    postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "new"));
+    long[] nanos = new long[12];
+    for (int i = 0; i < nanos.length; i++) {
+      nanos[i] = NOW_NANOS - hours(2) + seconds(i);
+    }
+
+    List<String> lines = postJson(loki, jsonStream("{\"a\":\"b\"}", nanos)).body().lines().toList();
+
+    assertThat(lines).hasSize(11);
+    assertThat(lines.subList(0, 10)).allMatch(l -> l.startsWith("entry with timestamp "));
+    assertThat(lines.get(9)).startsWith("entry with timestamp 2026-05-01 10:00:09 +0000 UTC");
+    assertThat(lines.get(10))
+        .isEqualTo("user 'tenant-1', total ignored: 12 out of 12 for stream: {a=\"b\"}");
+  }
+
+  @Test
+  void newestAdvancesWithTheAcceptedEntriesOfTheSameRequest() throws Exception {
+    String request = jsonStream("{\"a\":\"b\"}", NOW_NANOS, NOW_NANOS - minutes(61));
+
+    HttpResponse<String> r = postJson(loki, request);
+
+    assertThat(r.body())
+        .isEqualTo(
+            """
+            entry with timestamp 2026-05-01 10:59:00 +0000 UTC ignored, reason: 'entry too far behind, entry timestamp is: 2026-05-01T10:59:00Z, oldest acceptable timestamp is: 2026-05-01T11:00:00Z',
+            user 'tenant-1', total ignored: 1 out of 2 for stream: {a="b"}
+            """);
+    assertThat(loki.lines()).containsExactly("e0");
+  }
+
+  @Test
+  void eachStreamWithEntriesTooFarBehindGetsItsOwnBlock() throws Exception {
+    String late = "[\"" + (NOW_NANOS - hours(2)) + "\",\"late\"]";
+    String request =
+        "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\""
+            + NOW_NANOS
+            + "\",\"new\"],"
+            + late
+            + "]},{\"stream\":{\"a\":\"c\"},\"values\":[[\""
+            + NOW_NANOS
+            + "\",\"new\"],"
+            + late
+            + "]}]}";
+
+    List<String> lines = postJson(loki, request).body().lines().toList();
+
+    assertThat(lines)
+        .filteredOn(l -> l.startsWith("user "))
+        .containsExactly(
+            "user 'tenant-1', total ignored: 1 out of 2 for stream: {a=\"b\"}",
+            "user 'tenant-1', total ignored: 1 out of 2 for stream: {a=\"c\"}");
+  }
+
+  @Test
+  void narrowerOutOfOrderWindowMovesTheOldestAcceptableTimestamp() throws Exception {
+    FakeLoki narrow = startFake(LokiLimits.defaults().withOutOfOrderWindow(Duration.ofMinutes(5)));
+    try {
+      postJson(narrow, json("{\"a\":\"b\"}", NOW_NANOS, "new"));
+
+      HttpResponse<String> r =
+          postJson(narrow, json("{\"a\":\"b\"}", NOW_NANOS - minutes(6), "late"));
+
+      assertThat(r.body()).contains("oldest acceptable timestamp is: 2026-05-01T11:55:00Z'");
+    } finally {
+      narrow.close();
+    }
   }
 
   @Test
@@ -169,7 +351,10 @@ class FakeLokiIngestTest {
     String big = "x".repeat(65 * 1024);
     byte[] body = protobuf("{a=\"b\"}", NOW_NANOS, "l", "big", big);
 
-    assertThat(postProtobuf(loki, body).body()).contains("structured_metadata_too_large");
+    assertThat(postProtobuf(loki, body).body())
+        .startsWith(
+            "stream '{a=\"b\"}' has structured metadata too large: '66563' bytes, limit: '65536'"
+                + " bytes.");
   }
 
   @Test

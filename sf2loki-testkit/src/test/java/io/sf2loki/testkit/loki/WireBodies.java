@@ -49,6 +49,16 @@ final class WireBodies {
         + "\",{\"level\":\"info\"}]]}]}";
   }
 
+  /** One stream whose entry {@code i} is at {@code nanos[i]} with line {@code e<i>}. */
+  static String jsonStream(String streamJson, long... nanos) {
+    StringBuilder values = new StringBuilder();
+    for (int i = 0; i < nanos.length; i++) {
+      values.append(i == 0 ? "" : ",").append("[\"").append(nanos[i]).append("\",\"e");
+      values.append(i).append("\"]");
+    }
+    return "{\"streams\":[{\"stream\":" + streamJson + ",\"values\":[" + values + "]}]}";
+  }
+
   static byte[] gzip(String text) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
@@ -59,11 +69,20 @@ final class WireBodies {
 
   static HttpResponse<String> post(URI uri, String type, String encoding, byte[] body)
       throws IOException, InterruptedException {
+    return post(uri, type, encoding, body, "tenant-1");
+  }
+
+  /** A push as {@code tenant}; null sends no {@code X-Scope-OrgID}. */
+  static HttpResponse<String> post(
+      URI uri, String type, String encoding, byte[] body, String tenant)
+      throws IOException, InterruptedException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri)
             .header("Content-Type", type)
-            .header("X-Scope-OrgID", "tenant-1")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (tenant != null) {
+      b.header("X-Scope-OrgID", tenant);
+    }
     if (encoding != null) {
       b.header("Content-Encoding", encoding);
     }

@@ -1,0 +1,259 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.loki.LokiRejections.TooFarBehind;
+import io.sf2loki.loki.WindowPlan.Action;
+import io.sf2loki.loki.WindowPlan.Placement;
+import io.sf2loki.loki.WindowPlan.Reason;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
+import io.sf2loki.spi.RetryableSinkException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One push of one batch's pending entries, as {@link WindowPlan}ned: policy drops and holds first,
+ * then the push; on a 400 that names a time rule the lesson is learned (Loki's "oldest acceptable
+ * timestamp" per stream) and the entries are planned again instead of dropped; any other 400 or a
+ * 413 bisects, in timestamp order so that each half stays in its streams' order, down to the
+ * entries Loki refuses for good, which are dropped, counted and dead-lettered. What happened beyond
+ * plain delivery is logged as one line per stream and outcome ({@link PushReport}). Not
+ * thread-safe: one per push call.
+ */
+final class BatchPush {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LokiSink.class);
+
+  /** Lessons taken from one push's multi-entry rejections before bisecting anyway. */
+  private static final int MAX_LESSONS = 16;
+
+  private final LokiSink.Parts parts;
+  private final Set<LogEntry> resolved;
+  private final Map<LogEntry, Placement> placements = new IdentityHashMap<>();
+  private final Map<LogEntry, Integer> rejectedTimes = new IdentityHashMap<>();
+  private final PushReport report = new PushReport();
+  private int lessons;
+
+  /**
+   * @param resolved the batch's original entries already delivered or dropped, by identity; this
+   *     push adds to it, so a retry of the batch sends only the rest
+   */
+  BatchPush(LokiSink.Parts parts, Set<LogEntry> resolved) {
+    this.parts = parts;
+    this.resolved = resolved;
+  }
+
+  /** Delivers {@code plan}, whose {@code body} (when present) encodes exactly its entries. */
+  void run(WindowPlan plan, Optional<EncodedBody> body)
+      throws RetryableSinkException, InterruptedException {
+    try {
+      absorb(plan);
+      deliver(plan.send(), body, plan.version());
+    } finally {
+      report.log(LOG);
+    }
+  }
+
+  private void absorb(WindowPlan plan) throws InterruptedException {
+    placements.putAll(plan.placements());
+    for (Placement d : plan.dropped()) {
+      dropByPolicy(d);
+    }
+    if (plan.holdUntilNanos() != Long.MIN_VALUE) {
+      parts.hold(plan);
+    }
+  }
+
+  private void deliver(List<LogEntry> send, Optional<EncodedBody> encoded, long version)
+      throws RetryableSinkException, InterruptedException {
+    if (send.isEmpty()) {
+      return;
+    }
+    if (version != parts.planner().newest().version()) {
+      // Loki taught us something since this was planned: plan it again with what we know now.
+      WindowPlan again = parts.planner().plan(originals(send), parts.clock().instant());
+      absorb(again);
+      send = again.send();
+      encoded = Optional.empty();
+      version = again.version();
+      if (send.isEmpty()) {
+        return;
+      }
+    }
+    EncodedBody body = encoded.isPresent() ? encoded.get() : parts.encode(send);
+    LokiHttpTransport.Response r = parts.sender().send(body);
+    if (r.status() < 300) {
+      delivered(send, body);
+      return;
+    }
+    Optional<Reason> rule =
+        r.status() == 400 ? LokiRejections.reason(r.body()) : Optional.<Reason>empty();
+    rule.ifPresent(parts.metrics()::windowRejection);
+    if (rule.isPresent() && lessons < MAX_LESSONS && learnFrom(r.body(), send)) {
+      lessons++;
+      deliver(send, Optional.empty(), version); // stale now: planned again
+      return;
+    }
+    if (send.size() == 1) {
+      single(send.get(0), r, rule);
+      return;
+    }
+    // Loki may have stored the valid part already; re-pushing it is harmless (exact duplicates
+    // are dropped server-side). Halves in timestamp order keep each stream's entries in order, so
+    // the first half's entries never put the second half's behind.
+    List<LogEntry> sorted = new ArrayList<>(send);
+    sorted.sort(Comparator.comparingLong(LogEntry::timestampNanos));
+    int mid = sorted.size() / 2;
+    deliver(sorted.subList(0, mid), Optional.empty(), version);
+    deliver(sorted.subList(mid, sorted.size()), Optional.empty(), version);
+  }
+
+  private void delivered(List<LogEntry> send, EncodedBody body) {
+    parts.metrics().bytesPushed(body.bytes().length);
+    for (LogEntry e : send) {
+      Placement p = placements.get(e);
+      if (p == null) {
+        resolved.add(e);
+        continue;
+      }
+      resolved.add(p.original());
+      parts.metrics().outOfWindow(p.original(), p.reason(), p.action());
+      report.add(p.original(), outcome(p), parts.explain(p), p.action() == Action.HELD);
+    }
+  }
+
+  /** Raises the newest timestamps of the request's streams that Loki's body names. */
+  private boolean learnFrom(String body, List<LogEntry> send) {
+    Set<StringMap> streams = new HashSet<>();
+    for (LogEntry e : send) {
+      streams.add(e.labels());
+    }
+    long window = parts.windows().outOfOrderWindow().toNanos();
+    boolean learned = false;
+    for (TooFarBehind b : LokiRejections.tooFarBehind(body)) {
+      if (streams.contains(b.stream())) {
+        // The cutoff is printed to the second, truncated: a second more keeps it a lower bound
+        // of what Loki accepts, and our window (Loki's less a margin) stays on the safe side.
+        long cutoff = WindowPlanner.nanos(b.oldestAcceptable().plusSeconds(1));
+        learned |= parts.planner().newest().learned(b.stream(), cutoff + window);
+      }
+    }
+    return learned;
+  }
+
+  /** One entry Loki answered 400 or 413 for on its own. */
+  private void single(LogEntry e, LokiHttpTransport.Response r, Optional<Reason> rule)
+      throws RetryableSinkException, InterruptedException {
+    LogEntry original = original(e);
+    if (rule.isEmpty()) {
+      dropRejected(original, r);
+      return;
+    }
+    Reason reason = rule.get();
+    int times = rejectedTimes.merge(original, 1, Integer::sum);
+    if (times > parts.windows().lateStreams() + 3) {
+      throw new RetryableSinkException(
+          "Loki keeps rejecting an entry of "
+              + LokiStream.selector(original.labels())
+              + " as "
+              + reason.tag
+              + " after "
+              + times
+              + " placements (is sink.loki.out_of_order_window or max_age larger than the"
+              + " tenant's?); the batch is kept and retried",
+          400,
+          null,
+          null);
+    }
+    Instant now = parts.clock().instant();
+    switch (reason) {
+      case TOO_FAR_BEHIND -> {
+        // Its stream in Loki is at least a window ahead of it: planned again, it goes elsewhere.
+        long window = parts.windows().outOfOrderWindow().toNanos();
+        parts.planner().newest().learned(e.labels(), e.timestampNanos() + window + 1);
+        deliver(List.of(e), Optional.empty(), Long.MIN_VALUE);
+      }
+      case TOO_OLD -> place(parts.planner().place(original, reason, now));
+      case TOO_FAR_IN_FUTURE -> {
+        if (parts.windows().futurePolicy() == TimeWindowConfig.FuturePolicy.DROP) {
+          dropByPolicy(new Placement(original, original, reason, Action.DROPPED));
+          return;
+        }
+        throw new RetryableSinkException(
+            "Loki rejected an entry of "
+                + LokiStream.selector(original.labels())
+                + " as too far in the future although it is within"
+                + " sink.loki.creation_grace_period of this host's clock: Loki's clock is behind"
+                + " this host's; the batch is kept and retried",
+            400,
+            null,
+            null);
+      }
+    }
+  }
+
+  private void place(Placement p) throws RetryableSinkException, InterruptedException {
+    if (p.action() == Action.DROPPED) {
+      dropByPolicy(p);
+      return;
+    }
+    placements.put(p.placed(), p);
+    deliver(List.of(p.placed()), Optional.empty(), parts.planner().newest().version());
+  }
+
+  private LogEntry original(LogEntry placed) {
+    Placement p = placements.get(placed);
+    return p == null ? placed : p.original();
+  }
+
+  private List<LogEntry> originals(List<LogEntry> send) {
+    List<LogEntry> out = new ArrayList<>(send.size());
+    for (LogEntry e : send) {
+      out.add(original(e));
+    }
+    return out;
+  }
+
+  private void dropByPolicy(Placement d) {
+    resolved.add(d.original());
+    parts.metrics().dropped(d.original(), d.reason().tag);
+    parts.metrics().outOfWindow(d.original(), d.reason(), Action.DROPPED);
+    String why = parts.explain(d);
+    report.add(d.original(), "Dropped", why, true);
+    parts.deadLetter(d.original(), d.reason().tag, 0, why);
+  }
+
+  private void dropRejected(LogEntry original, LokiHttpTransport.Response r) {
+    String reason = r.status() == 413 ? "oversized_413" : "bad_request";
+    resolved.add(original);
+    parts.metrics().dropped(original, reason);
+    report.add(
+        original,
+        "Dropped",
+        "Loki rejected them for good (" + r.status() + PushSender.describe(r.body()) + ")",
+        true);
+    parts.deadLetter(original, reason, r.status(), r.body());
+  }
+
+  private static String outcome(Placement p) {
+    return switch (p.action()) {
+      case ROUTED ->
+          "Routed to "
+              + TimeWindowConfig.LATE_LABEL
+              + "=\""
+              + p.placed().labels().get(TimeWindowConfig.LATE_LABEL)
+              + "\"";
+      case RETIMESTAMPED -> "Re-timestamped";
+      case HELD -> "Held back";
+      case DROPPED -> "Dropped";
+    };
+  }
+}

@@ -1,0 +1,61 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.model.LogEntry;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a batch's entries go with respect to Loki's time rules ({@link WindowPlanner}).
+ *
+ * @param send the entries to push, in batch order: on-time ones as they were, the others as placed
+ * @param placements how each entry of {@code send} that is not as it was came to be, by identity of
+ *     the placed entry
+ * @param dropped entries the configured {@code drop} policy removed from {@code send}
+ * @param holdUntilNanos the push must not start before this wall-clock time (nanoseconds since the
+ *     epoch) because of held too-new entries; {@link Long#MIN_VALUE} when nothing is held
+ * @param version the {@link StreamNewest#version()} the plan was made under
+ */
+record WindowPlan(
+    List<LogEntry> send,
+    Map<LogEntry, Placement> placements,
+    List<Placement> dropped,
+    long holdUntilNanos,
+    long version) {
+
+  /** Why an entry is outside Loki's windows, named like Loki's discard reasons. */
+  enum Reason {
+    TOO_FAR_BEHIND("too_far_behind"),
+    TOO_FAR_IN_FUTURE("too_far_in_future"),
+    TOO_OLD("greater_than_max_sample_age");
+
+    final String tag;
+
+    Reason(String tag) {
+      this.tag = tag;
+    }
+  }
+
+  /** What was done about it. */
+  enum Action {
+    ROUTED("routed"),
+    RETIMESTAMPED("retimestamped"),
+    HELD("held"),
+    DROPPED("dropped");
+
+    final String tag;
+
+    Action(String tag) {
+      this.tag = tag;
+    }
+  }
+
+  /**
+   * One entry's placement.
+   *
+   * @param original the entry as the source made it (and as shaped)
+   * @param placed what is pushed instead (the original itself when held; unused when dropped)
+   * @param reason which rule it broke
+   * @param action what the policy did
+   */
+  record Placement(LogEntry original, LogEntry placed, Reason reason, Action action) {}
+}

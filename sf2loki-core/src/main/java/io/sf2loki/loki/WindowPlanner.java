@@ -1,0 +1,259 @@
+package io.sf2loki.loki;
+
+import io.sf2loki.loki.TimeWindowConfig.FuturePolicy;
+import io.sf2loki.loki.TimeWindowConfig.LatePolicy;
+import io.sf2loki.loki.WindowPlan.Action;
+import io.sf2loki.loki.WindowPlan.Placement;
+import io.sf2loki.loki.WindowPlan.Reason;
+import io.sf2loki.model.LabelSetMemo;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Decides, before a push, what happens to each entry that Loki would reject for its timestamp
+ * (loki-push.md §7): one more than {@code out_of_order_window} behind the newest entry of its
+ * stream ({@link StreamNewest}), more than {@code creation_grace_period} ahead of this host's
+ * clock, or older than {@code max_age}. The policies of {@link TimeWindowConfig} say what: route a
+ * late entry into a {@code late="N"} stream where it is not behind, re-timestamp it with its event
+ * time in {@code event_time} metadata, hold a too-new one back, or drop it deliberately.
+ *
+ * <p>Why the plan compares against the stream's newest <em>before</em> the batch: the encoder sends
+ * each stream's entries in timestamp order, so every entry no further behind than the window from
+ * that value is accepted however far the batch itself spans. Late entries are placed oldest first,
+ * so the ones routed into one late stream arrive there in order too.
+ *
+ * <p>Re-timestamping never moves a stream's window: a late or too-old entry takes the newest
+ * timestamp known for its stream (as Vector's {@code rewrite_timestamp} does), so the live data
+ * behind it is not made late in turn. Thread-safe (one plan at a time).
+ */
+final class WindowPlanner {
+
+  private final TimeWindowConfig config;
+  private final StreamNewest newest;
+  private final long windowNanos;
+  private final long graceNanos;
+  private final long maxAgeNanos;
+  private final long maxHoldNanos;
+  private final LabelSetMemo<StringMap[]> lateLabels = new LabelSetMemo<>();
+
+  WindowPlanner(TimeWindowConfig config, StreamNewest newest) {
+    this.config = config;
+    this.newest = newest;
+    this.windowNanos = config.outOfOrderWindow().toNanos();
+    this.graceNanos = config.creationGracePeriod().toNanos();
+    this.maxAgeNanos = config.maxAge().minus(TimeWindowConfig.MAX_AGE_MARGIN).toNanos();
+    this.maxHoldNanos = config.maxHold().toNanos();
+  }
+
+  /** The window tracker this planner reads and feeds. */
+  StreamNewest newest() {
+    return newest;
+  }
+
+  /** Plans {@code entries} (real entries, in batch order) for a push at {@code now}. */
+  synchronized WindowPlan plan(List<LogEntry> entries, Instant now) {
+    long version = newest.version();
+    long nowNanos = nanos(now);
+    Map<StringMap, long[]> streams = new HashMap<>(); // labels -> {newest before, newest on time}
+    List<Integer> outside = null;
+    List<Reason> reasons = null;
+    StringMap lastLabels = null;
+    long[] last = null;
+    for (int i = 0; i < entries.size(); i++) {
+      LogEntry e = entries.get(i);
+      if (e.labels() != lastLabels) {
+        lastLabels = e.labels();
+        last = streams.computeIfAbsent(lastLabels, l -> new long[] {newest.get(l), Long.MIN_VALUE});
+      }
+      Reason r = classify(e.timestampNanos(), last[0], nowNanos);
+      if (r == null) {
+        last[1] = Math.max(last[1], e.timestampNanos());
+      } else {
+        if (outside == null) {
+          outside = new ArrayList<>();
+          reasons = new ArrayList<>();
+        }
+        outside.add(i);
+        reasons.add(r);
+      }
+    }
+    streams.forEach(
+        (labels, n) -> {
+          if (n[1] != Long.MIN_VALUE) {
+            newest.sent(labels, n[1]);
+          }
+        });
+    if (outside == null) {
+      return new WindowPlan(entries, Map.of(), List.of(), Long.MIN_VALUE, version);
+    }
+    return placeOutside(entries, outside, reasons, nowNanos, version);
+  }
+
+  private WindowPlan placeOutside(
+      List<LogEntry> entries, List<Integer> outside, List<Reason> reasons, long now, long version) {
+    Integer[] order = new Integer[outside.size()];
+    for (int k = 0; k < order.length; k++) {
+      order[k] = k;
+    }
+    java.util.Arrays.sort(
+        order, Comparator.comparingLong(k -> entries.get(outside.get(k)).timestampNanos()));
+    LogEntry[] send = entries.toArray(new LogEntry[0]);
+    Map<LogEntry, Placement> placements = new IdentityHashMap<>();
+    List<Placement> dropped = new ArrayList<>();
+    long holdUntil = Long.MIN_VALUE;
+    for (Integer k : order) {
+      int i = outside.get(k);
+      Placement p = place(send[i], reasons.get(k), now);
+      if (p.action() == Action.DROPPED) {
+        dropped.add(p);
+        send[i] = null;
+        continue;
+      }
+      if (p.action() == Action.HELD) {
+        holdUntil = Math.max(holdUntil, p.original().timestampNanos() - graceNanos);
+      }
+      placements.put(p.placed(), p);
+      send[i] = p.placed();
+    }
+    List<LogEntry> out = new ArrayList<>(send.length);
+    for (LogEntry e : send) {
+      if (e != null) {
+        out.add(e);
+      }
+    }
+    return new WindowPlan(List.copyOf(out), placements, List.copyOf(dropped), holdUntil, version);
+  }
+
+  /** Which rule {@code ts} breaks against a stream whose newest is {@code streamNewest}, if any. */
+  private Reason classify(long ts, long streamNewest, long now) {
+    if (ts < now - maxAgeNanos) {
+      return Reason.TOO_OLD;
+    }
+    if (ts > now + graceNanos) {
+      return Reason.TOO_FAR_IN_FUTURE;
+    }
+    if (streamNewest != StreamNewest.UNKNOWN && ts < streamNewest - windowNanos) {
+      return Reason.TOO_FAR_BEHIND;
+    }
+    return null;
+  }
+
+  /**
+   * The placement of {@code e} (an original entry) known to break {@code reason}, at {@code now}:
+   * from a plan, or after Loki rejected it for that reason.
+   */
+  synchronized Placement place(LogEntry e, Reason reason, Instant now) {
+    return place(e, reason, nanos(now));
+  }
+
+  private Placement place(LogEntry e, Reason reason, long now) {
+    return switch (reason) {
+      case TOO_FAR_BEHIND ->
+          switch (config.latePolicy()) {
+            case ROUTE -> routed(e, now);
+            case RETIMESTAMP -> retimestamped(e, reason, behindTarget(e, now));
+            case DROP -> dropped(e, reason);
+          };
+      case TOO_OLD ->
+          config.latePolicy() == LatePolicy.DROP
+              ? dropped(e, reason)
+              : retimestamped(e, reason, behindTarget(e, now));
+      case TOO_FAR_IN_FUTURE -> {
+        FuturePolicy policy = config.futurePolicy();
+        if (policy == FuturePolicy.DROP) {
+          yield dropped(e, reason);
+        }
+        if (policy == FuturePolicy.HOLD && e.timestampNanos() - graceNanos - now <= maxHoldNanos) {
+          newest.sent(e.labels(), e.timestampNanos());
+          yield new Placement(e, e, reason, Action.HELD);
+        }
+        yield retimestamped(e, reason, futureTarget(e, now));
+      }
+    };
+  }
+
+  /**
+   * Into the late stream where it fits best: the one with the newest timestamp it is not behind,
+   * else one not written yet; when every late stream is too far ahead, re-timestamped.
+   */
+  private Placement routed(LogEntry e, long now) {
+    StringMap[] late = lateLabels.get(e.labels(), this::lateLabelSets);
+    long ts = e.timestampNanos();
+    int best = -1;
+    long bestNewest = Long.MIN_VALUE;
+    int unknown = -1;
+    for (int k = 0; k < late.length; k++) {
+      long n = newest.get(late[k]);
+      if (n == StreamNewest.UNKNOWN) {
+        unknown = unknown < 0 ? k : unknown;
+      } else if (ts >= n - windowNanos && n > bestNewest) {
+        best = k;
+        bestNewest = n;
+      }
+    }
+    int chosen = best >= 0 ? best : unknown;
+    if (chosen < 0) {
+      return retimestamped(e, Reason.TOO_FAR_BEHIND, behindTarget(e, now));
+    }
+    newest.sent(late[chosen], ts);
+    LogEntry placed = LogEntry.of(ts, late[chosen], e.line(), e.metadata(), e.checkpoint());
+    return new Placement(e, placed, Reason.TOO_FAR_BEHIND, Action.ROUTED);
+  }
+
+  private StringMap[] lateLabelSets(StringMap labels) {
+    StringMap[] sets = new StringMap[config.lateStreams()];
+    for (int k = 0; k < sets.length; k++) {
+      Map<String, String> m = new TreeMap<>(labels);
+      m.put(TimeWindowConfig.LATE_LABEL, Integer.toString(k + 1));
+      sets[k] = StringMap.of(m);
+    }
+    return sets;
+  }
+
+  /** A late or too-old entry: the stream's newest known timestamp, inside the max age. */
+  private long behindTarget(LogEntry e, long now) {
+    long oldest = now - maxAgeNanos;
+    long n = newest.get(e.labels());
+    if (n == StreamNewest.UNKNOWN || n < oldest) {
+      return oldest;
+    }
+    return Math.min(n, now + graceNanos);
+  }
+
+  /** A too-new entry: the push time, or the stream's newest when that is ahead of it. */
+  private long futureTarget(LogEntry e, long now) {
+    long n = newest.get(e.labels());
+    return n == StreamNewest.UNKNOWN ? now : Math.min(Math.max(n, now), now + graceNanos);
+  }
+
+  private Placement retimestamped(LogEntry e, Reason reason, long target) {
+    Map<String, String> metadata = new TreeMap<>(e.metadata());
+    metadata.putIfAbsent(TimeWindowConfig.EVENT_TIME_KEY, eventTime(e.timestampNanos()));
+    newest.sent(e.labels(), target);
+    LogEntry placed = LogEntry.of(target, e.labels(), e.line(), metadata, e.checkpoint());
+    return new Placement(e, placed, reason, Action.RETIMESTAMPED);
+  }
+
+  private static Placement dropped(LogEntry e, Reason reason) {
+    return new Placement(e, e, reason, Action.DROPPED);
+  }
+
+  /** RFC 3339 with nanoseconds, UTC: the form Loki's own timestamps take in LogQL output. */
+  static String eventTime(long nanos) {
+    return Instant.ofEpochSecond(
+            Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L))
+        .toString();
+  }
+
+  static long nanos(Instant t) {
+    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+  }
+}
