@@ -39,7 +39,7 @@ public final class ApexLogSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static ApexLogSource create(
       ApexLogConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
-    SalesforceSession session = SalesforceSession.open(salesforce, env);
+    SalesforceSession session = SalesforceSession.open(salesforce, env, ApexLogSource.SOURCE);
     return create(
         config,
         session.rest(),

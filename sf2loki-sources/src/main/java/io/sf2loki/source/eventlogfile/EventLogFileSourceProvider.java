@@ -82,7 +82,7 @@ public final class EventLogFileSourceProvider implements SourceProvider {
     CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
     OAuthTokenProvider tokens =
         OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
-    ServerClock serverClock = new ServerClock(env.clock());
+    ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), ElfMetrics.SOURCE);
     SalesforceRestClient rest =
         new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
     return create(config, rest, serverClock, env, http);

@@ -58,7 +58,8 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static EventLogObjectsSource create(
       EventLogObjectsConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
-    SalesforceSession session = SalesforceSession.open(salesforce, env);
+    SalesforceSession session =
+        SalesforceSession.open(salesforce, env, EventLogObjectsSource.SOURCE);
     return create(
         config,
         session.rest(),

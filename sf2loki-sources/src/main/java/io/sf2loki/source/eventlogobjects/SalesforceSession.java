@@ -19,12 +19,15 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 public record SalesforceSession(
     CloseableHttpClient http, SalesforceRestClient rest, ServerClock serverClock) {
 
-  /** Opens the clients for one run; performs no network I/O until the first call. */
-  public static SalesforceSession open(SalesforceConfig salesforce, SourceEnvironment env) {
+  /**
+   * Opens the clients for one run of {@code source}; performs no network I/O until the first call.
+   */
+  public static SalesforceSession open(
+      SalesforceConfig salesforce, SourceEnvironment env, String source) {
     CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
     OAuthTokenProvider tokens =
         OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
-    ServerClock serverClock = new ServerClock(env.clock());
+    ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), source);
     SalesforceRestClient rest =
         new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
     return new SalesforceSession(http, rest, serverClock);

@@ -2,6 +2,7 @@ package io.sf2loki.salesforce.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,5 +41,31 @@ class ServerClockTest {
     clock.accept(LOCAL.plusSeconds(120));
     clock.accept(LOCAL.plusSeconds(1));
     assertThat(clock.now()).isEqualTo(LOCAL);
+  }
+
+  @Test
+  void theLastSampleIsReportedAsTheSkewGaugeOfItsSource() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ServerClock reported =
+        new ServerClock(Clock.fixed(LOCAL, ZoneOffset.UTC), registry, "eventlogfile");
+    reported.accept(LOCAL.plusSeconds(1200));
+    assertThat(
+            registry
+                .get("sf2loki_salesforce_clock_skew_seconds")
+                .tag("source", "eventlogfile")
+                .gauge()
+                .value())
+        .isEqualTo(1200.0);
+  }
+
+  @Test
+  void aNewRunsClockReplacesThePreviousRunsGauge() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new ServerClock(Clock.fixed(LOCAL, ZoneOffset.UTC), registry, "apexlog")
+        .accept(LOCAL.plusSeconds(100));
+    ServerClock next = new ServerClock(Clock.fixed(LOCAL, ZoneOffset.UTC), registry, "apexlog");
+    next.accept(LOCAL.minusSeconds(40));
+    assertThat(registry.get("sf2loki_salesforce_clock_skew_seconds").gauge().value())
+        .isEqualTo(-40.0);
   }
 }
