@@ -10,8 +10,10 @@ import io.sf2loki.spi.RetryableSinkException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,32 +34,48 @@ final class BatchPush {
 
   private static final Logger LOG = LoggerFactory.getLogger(LokiSink.class);
 
-  /** Lessons taken from one push's multi-entry rejections before bisecting anyway. */
-  private static final int MAX_LESSONS = 16;
+  /** Lessons taken per stream from one push's rejections before bisecting anyway. */
+  private static final int MAX_LESSONS_PER_STREAM = 4;
 
   private final LokiSink.Parts parts;
   private final Set<LogEntry> resolved;
+  private final WindowPlan first;
   private final Map<LogEntry, Placement> placements = new IdentityHashMap<>();
   private final Map<LogEntry, Integer> rejectedTimes = new IdentityHashMap<>();
+  private final Map<StringMap, Integer> lessons = new HashMap<>();
+  private final List<List<LogEntry>> deliveredParts = new ArrayList<>();
   private final PushReport report = new PushReport();
-  private int lessons;
 
   /**
-   * @param resolved the batch's original entries already delivered or dropped, by identity; this
-   *     push adds to it, so a retry of the batch sends only the rest
+   * @param resolved the batch's original entries already delivered or dropped, by identity; when
+   *     this push fails part-way it adds what it delivered, so a retry of the batch sends only the
+   *     rest
+   * @param first the batch's first plan, whose view of the streams before the batch every later
+   *     plan of it starts from
    */
-  BatchPush(LokiSink.Parts parts, Set<LogEntry> resolved) {
+  BatchPush(LokiSink.Parts parts, Set<LogEntry> resolved, WindowPlan first) {
     this.parts = parts;
     this.resolved = resolved;
+    this.first = first;
   }
 
   /** Delivers {@code plan}, whose {@code body} (when present) encodes exactly its entries. */
   void run(WindowPlan plan, Optional<EncodedBody> body)
       throws RetryableSinkException, InterruptedException {
+    boolean complete = false;
     try {
       absorb(plan);
-      deliver(plan.send(), body, plan.version());
+      deliverByStreams(plan.send(), body, plan.version());
+      complete = true;
     } finally {
+      if (!complete) {
+        // Only a failed push needs them: a complete one is never pushed again.
+        for (List<LogEntry> part : deliveredParts) {
+          for (LogEntry e : part) {
+            resolved.add(original(e));
+          }
+        }
+      }
       report.log(LOG);
     }
   }
@@ -72,21 +90,77 @@ final class BatchPush {
     }
   }
 
-  private void deliver(List<LogEntry> send, Optional<EncodedBody> encoded, long version)
+  /**
+   * Delivers {@code send}: in one push when every stream in it is confirmed (or it is one stream),
+   * otherwise each stream that is not confirmed in a push of its own, because Loki reports only the
+   * last stream's too-far-behind entries ({@link StreamNewest}).
+   */
+  private void deliverByStreams(List<LogEntry> send, Optional<EncodedBody> encoded, long version)
       throws RetryableSinkException, InterruptedException {
     if (send.isEmpty()) {
       return;
     }
     if (version != parts.planner().newest().version()) {
       // Loki taught us something since this was planned: plan it again with what we know now.
-      WindowPlan again = parts.planner().plan(originals(send), parts.clock().instant());
+      WindowPlan again = parts.planner().replan(originals(send), first, parts.clock().instant());
       absorb(again);
       send = again.send();
       encoded = Optional.empty();
       version = again.version();
-      if (send.isEmpty()) {
-        return;
+    }
+    List<List<LogEntry>> groups = byConfirmation(send);
+    if (groups.size() == 1) {
+      deliver(send, encoded, version);
+      return;
+    }
+    for (List<LogEntry> group : groups) {
+      deliver(group, Optional.empty(), version);
+    }
+  }
+
+  /** {@code send} as is, or split into the confirmed streams and each other stream apart. */
+  private List<List<LogEntry>> byConfirmation(List<LogEntry> send) {
+    StreamNewest newest = parts.planner().newest();
+    StringMap firstLabels = send.get(0).labels();
+    boolean oneStream = true;
+    boolean allConfirmed = true;
+    StringMap last = null;
+    for (LogEntry e : send) {
+      StringMap labels = e.labels();
+      if (labels != last) {
+        last = labels;
+        oneStream &= labels.equals(firstLabels);
+        allConfirmed &= newest.isConfirmed(labels);
       }
+    }
+    if (oneStream || allConfirmed) {
+      return List.of(send);
+    }
+    List<LogEntry> confirmed = new ArrayList<>();
+    Map<StringMap, List<LogEntry>> alone = new LinkedHashMap<>();
+    for (LogEntry e : send) {
+      if (newest.isConfirmed(e.labels())) {
+        confirmed.add(e);
+      } else {
+        alone.computeIfAbsent(e.labels(), k -> new ArrayList<>()).add(e);
+      }
+    }
+    List<List<LogEntry>> groups = new ArrayList<>(alone.size() + 1);
+    if (!confirmed.isEmpty()) {
+      groups.add(confirmed);
+    }
+    groups.addAll(alone.values());
+    return groups;
+  }
+
+  private void deliver(List<LogEntry> send, Optional<EncodedBody> encoded, long version)
+      throws RetryableSinkException, InterruptedException {
+    if (send.isEmpty()) {
+      return;
+    }
+    if (version != parts.planner().newest().version()) {
+      deliverByStreams(send, Optional.empty(), version); // plans again, regroups
+      return;
     }
     EncodedBody body = encoded.isPresent() ? encoded.get() : parts.encode(send);
     LokiHttpTransport.Response r = parts.sender().send(body);
@@ -97,9 +171,8 @@ final class BatchPush {
     Optional<Reason> rule =
         r.status() == 400 ? LokiRejections.reason(r.body()) : Optional.<Reason>empty();
     rule.ifPresent(parts.metrics()::windowRejection);
-    if (rule.isPresent() && lessons < MAX_LESSONS && learnFrom(r.body(), send)) {
-      lessons++;
-      deliver(send, Optional.empty(), version); // stale now: planned again
+    if (rule.isPresent() && learnFrom(r.body(), send)) {
+      deliverByStreams(send, Optional.empty(), version); // stale now: planned again
       return;
     }
     if (send.size() == 1) {
@@ -118,15 +191,26 @@ final class BatchPush {
 
   private void delivered(List<LogEntry> send, EncodedBody body) {
     parts.metrics().bytesPushed(body.bytes().length);
+    deliveredParts.add(send);
+    StringMap only = send.get(0).labels();
+    for (LogEntry e : send) {
+      if (e.labels() != only && !e.labels().equals(only)) {
+        only = null;
+        break;
+      }
+    }
+    if (only != null) {
+      parts.planner().newest().confirm(only); // Loki's answer was about this stream alone
+    }
+    if (placements.isEmpty()) {
+      return;
+    }
     for (LogEntry e : send) {
       Placement p = placements.get(e);
-      if (p == null) {
-        resolved.add(e);
-        continue;
+      if (p != null) {
+        parts.metrics().outOfWindow(p.original(), p.reason(), p.action());
+        report.add(p.original(), outcome(p), parts.explain(p), p.action() == Action.HELD);
       }
-      resolved.add(p.original());
-      parts.metrics().outOfWindow(p.original(), p.reason(), p.action());
-      report.add(p.original(), outcome(p), parts.explain(p), p.action() == Action.HELD);
     }
   }
 
@@ -139,7 +223,8 @@ final class BatchPush {
     long window = parts.windows().outOfOrderWindow().toNanos();
     boolean learned = false;
     for (TooFarBehind b : LokiRejections.tooFarBehind(body)) {
-      if (streams.contains(b.stream())) {
+      if (streams.contains(b.stream())
+          && lessons.merge(b.stream(), 1, Integer::sum) <= MAX_LESSONS_PER_STREAM) {
         // The cutoff is printed to the second, truncated: a second more keeps it a lower bound
         // of what Loki accepts, and our window (Loki's less a margin) stays on the safe side.
         long cutoff = WindowPlanner.nanos(b.oldestAcceptable().plusSeconds(1));
@@ -179,7 +264,7 @@ final class BatchPush {
         // Its stream in Loki is at least a window ahead of it: planned again, it goes elsewhere.
         long window = parts.windows().outOfOrderWindow().toNanos();
         parts.planner().newest().learned(e.labels(), e.timestampNanos() + window + 1);
-        deliver(List.of(e), Optional.empty(), Long.MIN_VALUE);
+        deliverByStreams(List.of(e), Optional.empty(), Long.MIN_VALUE);
       }
       case TOO_OLD -> place(parts.planner().place(original, reason, now));
       case TOO_FAR_IN_FUTURE -> {
@@ -206,7 +291,7 @@ final class BatchPush {
       return;
     }
     placements.put(p.placed(), p);
-    deliver(List.of(p.placed()), Optional.empty(), parts.planner().newest().version());
+    deliverByStreams(List.of(p.placed()), Optional.empty(), parts.planner().newest().version());
   }
 
   private LogEntry original(LogEntry placed) {
@@ -223,7 +308,7 @@ final class BatchPush {
   }
 
   private void dropByPolicy(Placement d) {
-    resolved.add(d.original());
+    resolved.add(d.original()); // at once: a retry must never count or dead-letter it again
     parts.metrics().dropped(d.original(), d.reason().tag);
     parts.metrics().outOfWindow(d.original(), d.reason(), Action.DROPPED);
     String why = parts.explain(d);

@@ -40,9 +40,13 @@ final class LokiRejections {
 
   private LokiRejections() {}
 
-  /** The time rule a 400 body names, if it names one (the first when it names several). */
+  /**
+   * The time rule a 400 body names, if it names one (the first when it names several). A tenant
+   * with {@code unordered_writes: false} answers "entry out of order" for any entry older than its
+   * stream's newest: the same rule with a window of zero.
+   */
   static Optional<Reason> reason(String body) {
-    int behind = first(body, "too far behind", "too_far_behind");
+    int behind = first(body, "too far behind", "too_far_behind", "entry out of order");
     int future = first(body, "has timestamp too new", "too_far_in_future");
     int old = first(body, "has timestamp too old", "greater_than_max_sample_age");
     int min = Math.min(behind, Math.min(future, old));
@@ -55,12 +59,16 @@ final class LokiRejections {
             : min == future ? Reason.TOO_FAR_IN_FUTURE : Reason.TOO_OLD);
   }
 
-  private static int first(String body, String a, String b) {
-    int i = body.indexOf(a);
-    int j = body.indexOf(b);
-    i = i < 0 ? Integer.MAX_VALUE : i;
-    j = j < 0 ? Integer.MAX_VALUE : j;
-    return Math.min(i, j);
+  /** Where the earliest of {@code needles} occurs in {@code body}; MAX_VALUE when none does. */
+  private static int first(String body, String... needles) {
+    int min = Integer.MAX_VALUE;
+    for (String n : needles) {
+      int i = body.indexOf(n);
+      if (i >= 0 && i < min) {
+        min = i;
+      }
+    }
+    return min;
   }
 
   /** Every too-far-behind block of {@code body} with a readable stream and cutoff. */
@@ -98,10 +106,23 @@ final class LokiRejections {
   }
 
   /**
-   * Parses a Prometheus label string ({@code {a="b", c="d"}}, Go-quoted values) as Loki prints a
-   * stream.
+   * Parses a Prometheus label string ({@code {a="b", c="d"}}, Go-quoted values, names quoted when
+   * they are not plain identifiers) as Loki prints a stream, without the {@code __stream_shard__}
+   * label Loki adds when it shards a busy stream (sf2loki's own label set is the one before it).
    */
   static Optional<StringMap> labels(String text) {
+    Optional<StringMap> parsed = parse(text);
+    if (parsed.isPresent() && parsed.get().containsKey(STREAM_SHARD)) {
+      Map<String, String> m = new TreeMap<>(parsed.get());
+      m.remove(STREAM_SHARD);
+      return Optional.of(StringMap.of(m));
+    }
+    return parsed;
+  }
+
+  private static final String STREAM_SHARD = "__stream_shard__";
+
+  private static Optional<StringMap> parse(String text) {
     Map<String, String> out = new TreeMap<>();
     int i = 0;
     int n = text.length();
@@ -118,6 +139,9 @@ final class LokiRejections {
         return Optional.empty();
       }
       String name = text.substring(i, eq).trim();
+      if (name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")) {
+        name = name.substring(1, name.length() - 1);
+      }
       StringBuilder value = new StringBuilder();
       i = eq + 2;
       boolean closed = false;
@@ -136,8 +160,13 @@ final class LokiRejections {
           case 'n' -> value.append('\n');
           case 't' -> value.append('\t');
           case 'r' -> value.append('\r');
+          case 'a' -> value.append('\u0007');
+          case 'b' -> value.append('\b');
+          case 'f' -> value.append('\f');
+          case 'v' -> value.append('\u000b');
           case 'x' -> i = hex(text, i, 2, value);
           case 'u' -> i = hex(text, i, 4, value);
+          case 'U' -> i = hex(text, i, 8, value);
           default -> value.append(esc);
         }
         if (i < 0) {
@@ -160,9 +189,9 @@ final class LokiRejections {
       return -1;
     }
     try {
-      value.append((char) Integer.parseInt(text.substring(at, at + digits), 16));
+      value.appendCodePoint(Integer.parseInt(text.substring(at, at + digits), 16));
       return at + digits;
-    } catch (NumberFormatException e) {
+    } catch (IllegalArgumentException e) { // not hex, or not a code point
       return -1;
     }
   }

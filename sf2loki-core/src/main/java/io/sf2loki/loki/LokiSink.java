@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * RetryableSinkException}; 401, 403, 404 and unexpected statuses at once as retryable). A 400 that
  * names a time rule is learned from and the entries are planned again, never dropped; other 400s
  * and 413s bisect the batch down to the entries Loki rejects, which are dropped, counted, and
- * appended to the dead-letter file, while the rest is delivered ({@link BatchPush}).
+ * appended to the dead-letter file, while the rest is delivered ({@link BatchPush}). A stream Loki
+ * has not yet accepted alone is pushed alone, because Loki reports only the last stream's
+ * too-far-behind entries ({@link StreamNewest}).
  *
  * <p>Each batch is shaped and planned once and, when the pipeline calls {@link #prepare} on the
  * lane's batching thread, encoded there ahead of its push; retries reuse all three ({@link
@@ -46,6 +48,9 @@ public final class LokiSink implements Sink, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LokiSink.class);
   private static final Duration HOLD_WARN_EVERY = Duration.ofMinutes(10);
+  // A plan's ages and holds are measured from when it was made: one older than this (a batch
+  // retried through an outage) is made again before its push.
+  private static final Duration PLAN_MAX_AGE = Duration.ofMinutes(1);
 
   private final LokiSinkConfig config;
   private final LokiHttpTransport transport;
@@ -94,10 +99,25 @@ public final class LokiSink implements Sink, AutoCloseable {
     PreparedBatches.Prepared p = prepared.find(batch).orElseGet(() -> shapeOnce(batch));
     List<LogEntry> pending = p.pending();
     if (!pending.isEmpty()) {
-      Optional<WindowPlan> ready =
-          p.plan().filter(plan -> p.resolved().isEmpty() && plan.version() == newestVersion());
-      WindowPlan plan = ready.orElseGet(() -> planner.plan(pending, clock.instant()));
-      new BatchPush(parts, p.resolved()).run(plan, ready.isPresent() ? p.body() : Optional.empty());
+      Instant now = clock.instant();
+      WindowPlan first = p.plan().get();
+      boolean reuse =
+          first != null
+              && p.resolved().isEmpty()
+              && first.version() == planner.newest().version()
+              && Duration.between(first.plannedAt(), now).compareTo(PLAN_MAX_AGE) < 0;
+      WindowPlan plan;
+      if (reuse) {
+        plan = first;
+      } else if (first == null) {
+        plan = planner.plan(pending, now);
+        p.plan().set(plan);
+        first = plan;
+      } else {
+        plan = planner.replan(pending, first, now);
+      }
+      new BatchPush(parts, p.resolved(), first)
+          .run(plan, reuse ? p.body() : Optional.<EncodedBody>empty());
     }
     prepared.remove(batch); // delivered (or its rejects dropped): never pushed again
   }
@@ -122,17 +142,12 @@ public final class LokiSink implements Sink, AutoCloseable {
         LOG.debug("encoding ahead of the push failed; the push encodes again", e);
       }
     }
-    prepared.put(new PreparedBatches.Prepared(batch, entries, Optional.of(plan), body));
-  }
-
-  private long newestVersion() {
-    return planner.newest().version();
+    prepared.put(new PreparedBatches.Prepared(batch, entries, plan, body));
   }
 
   private PreparedBatches.Prepared shapeOnce(Batch batch) {
     PreparedBatches.Prepared p =
-        new PreparedBatches.Prepared(
-            batch, shaper.shape(batch), Optional.empty(), Optional.empty());
+        new PreparedBatches.Prepared(batch, shaper.shape(batch), null, Optional.empty());
     prepared.put(p);
     return p;
   }

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The shaped entries (and, once encoded, the push body) of the last few batches, found by batch
@@ -29,7 +30,8 @@ final class PreparedBatches {
 
   /**
    * @param entries the shaped entries, as the sources made them (before any time-window placement)
-   * @param plan their placement, when it was planned ahead of the push
+   * @param plan their first placement, once planned (ahead of the push, or by its first attempt):
+   *     every later plan of the batch starts from its view of the streams
    * @param body the encoded body of all of the plan's entries, when it was encoded ahead of the
    *     push
    * @param resolved the entries Loki already accepted or that were dropped, by identity: a retry of
@@ -39,16 +41,17 @@ final class PreparedBatches {
   record Prepared(
       Batch batch,
       List<LogEntry> entries,
-      Optional<WindowPlan> plan,
+      AtomicReference<WindowPlan> plan,
       Optional<EncodedBody> body,
       Set<LogEntry> resolved) {
 
-    Prepared(
-        Batch batch,
-        List<LogEntry> entries,
-        Optional<WindowPlan> plan,
-        Optional<EncodedBody> body) {
-      this(batch, entries, plan, body, Collections.newSetFromMap(new IdentityHashMap<>()));
+    Prepared(Batch batch, List<LogEntry> entries, WindowPlan plan, Optional<EncodedBody> body) {
+      this(
+          batch,
+          entries,
+          new AtomicReference<>(plan),
+          body,
+          Collections.newSetFromMap(new IdentityHashMap<>()));
     }
 
     /** The entries still to deliver, in order. */

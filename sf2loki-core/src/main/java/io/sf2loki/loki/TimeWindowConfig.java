@@ -70,7 +70,13 @@ public record TimeWindowConfig(
         LatePolicy.ROUTE,
         3,
         FuturePolicy.HOLD,
-        Duration.ofMinutes(15));
+        Duration.ofMinutes(1));
+  }
+
+  /** A copy with another hold limit. */
+  public TimeWindowConfig withMaxHold(Duration hold) {
+    return new TimeWindowConfig(
+        outOfOrderWindow, creationGracePeriod, maxAge, latePolicy, lateStreams, futurePolicy, hold);
   }
 
   /** A copy with another late policy. */
@@ -93,7 +99,7 @@ public record TimeWindowConfig(
 
   /** Binds the time-window keys of the {@code sink.loki} section. */
   static TimeWindowConfig bind(ConfigReader r) {
-    Duration window = r.positiveDuration("out_of_order_window");
+    Duration window = r.duration("out_of_order_window"); // 0: a tenant without unordered writes
     Duration grace = r.duration("creation_grace_period");
     Duration maxAge = r.positiveDuration("max_age");
     String late = r.oneOf("late_policy", Set.of("route", "retimestamp", "drop"));
@@ -109,6 +115,9 @@ public record TimeWindowConfig(
               + ") must be longer than "
               + r.path("out_of_order_window")
               + " plus one hour");
+    }
+    if (window.isNegative()) {
+      r.problem("out_of_order_window", r.path("out_of_order_window") + " must not be negative");
     }
     if (grace.isNegative()) {
       r.problem("creation_grace_period", r.path("creation_grace_period") + " must not be negative");

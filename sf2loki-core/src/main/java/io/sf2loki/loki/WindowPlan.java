@@ -1,6 +1,8 @@
 package io.sf2loki.loki;
 
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -14,13 +16,18 @@ import java.util.Map;
  * @param holdUntilNanos the push must not start before this wall-clock time (nanoseconds since the
  *     epoch) because of held too-new entries; {@link Long#MIN_VALUE} when nothing is held
  * @param version the {@link StreamNewest#version()} the plan was made under
+ * @param before each stream's newest timestamp as known before this batch: a plan made again (after
+ *     a lesson, or for a retry) compares the batch with this, never with its own entries
+ * @param plannedAt the wall-clock time the plan was made for
  */
 record WindowPlan(
     List<LogEntry> send,
     Map<LogEntry, Placement> placements,
     List<Placement> dropped,
     long holdUntilNanos,
-    long version) {
+    long version,
+    Map<StringMap, Long> before,
+    Instant plannedAt) {
 
   /** Why an entry is outside Loki's windows, named like Loki's discard reasons. */
   enum Reason {

@@ -60,6 +60,19 @@ final class WindowPlanner {
 
   /** Plans {@code entries} (real entries, in batch order) for a push at {@code now}. */
   synchronized WindowPlan plan(List<LogEntry> entries, Instant now) {
+    return plan(entries, null, now);
+  }
+
+  /**
+   * Plans {@code entries} (originals of {@code previous}'s batch) again at {@code now}: against
+   * each stream's newest before the batch as {@code previous} saw it, raised by what Loki taught
+   * since.
+   */
+  synchronized WindowPlan replan(List<LogEntry> entries, WindowPlan previous, Instant now) {
+    return plan(entries, previous.before(), now);
+  }
+
+  private WindowPlan plan(List<LogEntry> entries, Map<StringMap, Long> before, Instant now) {
     long version = newest.version();
     long nowNanos = nanos(now);
     Map<StringMap, long[]> streams = new HashMap<>(); // labels -> {newest before, newest on time}
@@ -71,7 +84,11 @@ final class WindowPlanner {
       LogEntry e = entries.get(i);
       if (e.labels() != lastLabels) {
         lastLabels = e.labels();
-        last = streams.computeIfAbsent(lastLabels, l -> new long[] {newest.get(l), Long.MIN_VALUE});
+        last = streams.get(lastLabels);
+        if (last == null) {
+          last = new long[] {newestBefore(lastLabels, before), Long.MIN_VALUE};
+          streams.put(lastLabels, last);
+        }
       }
       Reason r = classify(e.timestampNanos(), last[0], nowNanos);
       if (r == null) {
@@ -91,14 +108,30 @@ final class WindowPlanner {
             newest.sent(labels, n[1]);
           }
         });
+    Map<StringMap, Long> snapshot = new HashMap<>(streams.size() * 2);
+    streams.forEach((labels, n) -> snapshot.put(labels, n[0]));
     if (outside == null) {
-      return new WindowPlan(entries, Map.of(), List.of(), Long.MIN_VALUE, version);
+      return new WindowPlan(entries, Map.of(), List.of(), Long.MIN_VALUE, version, snapshot, now);
     }
-    return placeOutside(entries, outside, reasons, nowNanos, version);
+    return placeOutside(entries, outside, reasons, now, version, snapshot);
+  }
+
+  private long newestBefore(StringMap labels, Map<StringMap, Long> before) {
+    if (before == null) {
+      return newest.get(labels);
+    }
+    Long n = before.get(labels);
+    return Math.max(n == null ? newest.get(labels) : n, newest.learned(labels));
   }
 
   private WindowPlan placeOutside(
-      List<LogEntry> entries, List<Integer> outside, List<Reason> reasons, long now, long version) {
+      List<LogEntry> entries,
+      List<Integer> outside,
+      List<Reason> reasons,
+      Instant at,
+      long version,
+      Map<StringMap, Long> snapshot) {
+    long now = nanos(at);
     Integer[] order = new Integer[outside.size()];
     for (int k = 0; k < order.length; k++) {
       order[k] = k;
@@ -129,7 +162,8 @@ final class WindowPlanner {
         out.add(e);
       }
     }
-    return new WindowPlan(List.copyOf(out), placements, List.copyOf(dropped), holdUntil, version);
+    return new WindowPlan(
+        List.copyOf(out), placements, List.copyOf(dropped), holdUntil, version, snapshot, at);
   }
 
   /** Which rule {@code ts} breaks against a stream whose newest is {@code streamNewest}, if any. */

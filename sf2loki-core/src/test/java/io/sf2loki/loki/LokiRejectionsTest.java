@@ -84,4 +84,25 @@ class LokiRejectionsTest {
                     + " is: not-a-time',\nuser 'fake', total ignored: 1 out of 1 for stream: {a=\"b\"}"))
         .isEmpty();
   }
+
+  @Test
+  void anOrderedTenantsOutOfOrderAnswerIsTheSameRule() {
+    assertThat(
+            LokiRejections.reason(
+                "entry with timestamp 2022-10-10 13:25:44 +0000 UTC ignored, reason: 'entry out of"
+                    + " order' for stream: {job=\"sf2loki\"},\ntotal ignored: 1 out of 1"))
+        .contains(Reason.TOO_FAR_BEHIND);
+  }
+
+  @Test
+  void theShardLabelLokiAddsToABusyStreamIsNotPartOfOurs() {
+    assertThat(LokiRejections.labels("{__stream_shard__=\"2\", job=\"sf2loki\"}"))
+        .contains(StringMap.of("job", "sf2loki"));
+  }
+
+  @Test
+  void quotedLabelNamesAndLongEscapesAreRead() {
+    assertThat(LokiRejections.labels("{\"odd.name\"=\"\\U0001F600\\a\"}"))
+        .contains(StringMap.of("odd.name", "\uD83D\uDE00\u0007"));
+  }
 }

@@ -149,6 +149,108 @@ class LokiSinkTimeWindowTest {
     assertThat(counter("sf2loki_loki_window_rejections", "reason", "too_far_behind")).isEqualTo(1);
   }
 
+  static final StringMap API =
+      StringMap.of("event_type", "API", "job", "sf2loki", "source", "eventlogfile");
+
+  static Batch twoStreams(Instant login, Instant api, int n) {
+    List<LogEntry> entries = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      entries.add(
+          LogEntry.of(
+              WindowPlanner.nanos(login.plusSeconds(i)),
+              LOGIN,
+              "login-" + i,
+              Map.of(),
+              Optional.empty()));
+      entries.add(
+          LogEntry.of(
+              WindowPlanner.nanos(api.plusSeconds(i)),
+              API,
+              "api-" + i,
+              Map.of(),
+              Optional.empty()));
+    }
+    return new Batch(entries);
+  }
+
+  @Test
+  void aRestartedSinkPushesUnconfirmedStreamsAloneSoNoLateEntryHidesBehindA204() throws Exception {
+    sink().push(twoStreams(hoursAgo(4), hoursAgo(4), 20));
+    // Loki reports only the last stream's too-far-behind entries: had both streams shared this
+    // push, Login's late rows would be lost behind the 204 that API's on-time rows earn.
+    sink().push(twoStreams(hoursAgo(7), hoursAgo(3), 30));
+    assertThat(loki.entries()).hasSize(100);
+    assertThat(stored("1")).extracting(AcceptedEntry::line).allMatch(l -> l.startsWith("login-"));
+    assertThat(stored("1")).hasSize(30);
+    assertThat(dropped()).isZero();
+  }
+
+  @Test
+  void confirmedStreamsShareOnePush() throws Exception {
+    LokiSink sink = sink();
+    sink.push(twoStreams(hoursAgo(4), hoursAgo(4), 5));
+    int before = loki.pushes().size();
+    sink.push(twoStreams(hoursAgo(3), hoursAgo(3), 5));
+    assertThat(before).isEqualTo(2);
+    assertThat(loki.pushes()).hasSize(3);
+  }
+
+  @Test
+  void aRetryAfterAPolicyDropAndA503CountsTheDropOnce() throws Exception {
+    LokiSink sink =
+        sink(
+            LokiConfigs.to(loki.baseUri())
+                .windows(TimeWindowConfig.defaults().withLatePolicy(LatePolicy.DROP)));
+    sink.push(rows("hour-4", hoursAgo(4), 5));
+    List<LogEntry> mixed = new ArrayList<>(rows("late", hoursAgo(6), 3).entries());
+    mixed.addAll(rows("on-time", hoursAgo(3), 3).entries());
+    Batch batch = new Batch(mixed);
+    loki.addFault(io.sf2loki.testkit.loki.Fault.status(503, 5)); // the sink's 5 attempts
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sink.push(batch))
+        .isInstanceOf(io.sf2loki.spi.RetryableSinkException.class);
+    sink.push(batch); // the lane's retry of the same batch
+    assertThat(counter(LokiMetrics.ENTRIES_DROPPED, "reason", "too_far_behind")).isEqualTo(3);
+    assertThat(loki.entries()).hasSize(8);
+  }
+
+  @Test
+  void anEntryLokiKeepsRefusingIsKeptAndRetriedNotDropped() throws Exception {
+    // The tenant keeps 2 days, sink.loki.max_age says 7: every re-timestamp is still too old.
+    loki.close();
+    loki =
+        FakeLoki.start(
+            0, LokiLimits.defaults().withRejectOldSamplesMaxAge(Duration.ofDays(2)), clock);
+    LokiSink sink = sink();
+    Batch old = rows("three days ago", NOW.minus(Duration.ofDays(3)), 1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sink.push(old))
+        .isInstanceOf(io.sf2loki.spi.RetryableSinkException.class)
+        .hasMessageContaining("keeps rejecting");
+    assertThat(dropped()).isZero();
+  }
+
+  @Test
+  void entriesLokiRejectsForGoodAreLoggedAsOneLinePerStreamAndBatch() throws Exception {
+    loki.rejectEntries(new io.sf2loki.testkit.loki.EntryRejection("POISON", 400));
+    List<LogEntry> entries = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      entries.add(
+          LogEntry.of(
+              WindowPlanner.nanos(hoursAgo(2).plusSeconds(i)),
+              LOGIN,
+              i % 10 == 0 ? "POISON " + i : "ok " + i,
+              Map.of(),
+              Optional.empty()));
+    }
+    sink().push(new Batch(entries));
+    assertThat(loki.entries()).hasSize(36);
+    assertThat(log.list).hasSize(1);
+    assertThat(log.list.get(0).getLevel()).isEqualTo(Level.WARN);
+    assertThat(log.list.get(0).getFormattedMessage())
+        .startsWith("Dropped 4 entries of {event_type=\"Login\"")
+        .contains("Loki rejected them for good (400");
+    assertThat(counter(LokiMetrics.ENTRIES_DROPPED, "reason", "bad_request")).isEqualTo(4);
+  }
+
   @Test
   void anotherWriterAheadInTheStreamTurnsItsRejectionIntoARouteNotALoss() throws Exception {
     LokiSink ours = sink();
@@ -181,9 +283,15 @@ class LokiSinkTimeWindowTest {
     assertThat(loki.stats().rejected()).isZero();
   }
 
+  LokiSink holdingUpTo(Duration maxHold) throws Exception {
+    return sink(
+        LokiConfigs.to(loki.baseUri()).windows(TimeWindowConfig.defaults().withMaxHold(maxHold)));
+  }
+
   @Test
   void entriesAheadOfLokisGraceAreHeldBackUntilLokiAcceptsThem() throws Exception {
-    sink().push(rows("clock-ahead", NOW.plus(Duration.ofMinutes(20)), 60));
+    holdingUpTo(Duration.ofMinutes(15))
+        .push(rows("clock-ahead", NOW.plus(Duration.ofMinutes(20)), 60));
     assertThat(clock.sleeps()).containsExactly(Duration.ofMinutes(11).plusSeconds(59));
     assertThat(loki.entries()).hasSize(60);
     assertThat(loki.entries().get(0).timestampNanos())
@@ -192,8 +300,9 @@ class LokiSinkTimeWindowTest {
   }
 
   @Test
-  void entriesFurtherAheadThanMaxHoldAreRetimestampedToThePushTimeAfterTheHold() throws Exception {
-    sink().push(rows("far-ahead", NOW.plus(Duration.ofMinutes(20)), 300));
+  void entriesFurtherAheadThanMaxHoldAreRetimestampedAndTheRestHeld() throws Exception {
+    holdingUpTo(Duration.ofMinutes(15))
+        .push(rows("far-ahead", NOW.plus(Duration.ofMinutes(20)), 300));
     assertThat(clock.sleeps()).containsExactly(Duration.ofMinutes(15));
     assertThat(loki.entries()).hasSize(300);
     assertThat(loki.entries().stream().filter(e -> e.metadata().containsKey("event_time")))

@@ -111,10 +111,34 @@ class WindowPlannerTest {
   void lateEntriesArePlacedOldestFirstSoOneLateStreamTakesAWholeFile() {
     WindowPlanner p = planner();
     p.plan(List.of(at(hoursAgo(1), "live")), NOW);
+    // In batch order, "b" would claim late="1" and "a", more than the window older, would not fit.
     WindowPlan plan =
-        p.plan(List.of(at(hoursAgo(5.1), "b"), at(hoursAgo(5.9), "a"), at(hoursAgo(5), "c")), NOW);
+        p.plan(List.of(at(hoursAgo(4), "b"), at(hoursAgo(6), "a"), at(hoursAgo(3), "c")), NOW);
     assertThat(plan.send()).extracting(LogEntry::line).containsExactly("b", "a", "c");
     assertThat(plan.send()).extracting(e -> e.labels().get("late")).containsOnly("1");
+  }
+
+  @Test
+  void aBatchPlannedAgainIsComparedWithItsStreamsBeforeTheBatchNotWithItself() {
+    WindowPlanner p = planner();
+    p.plan(List.of(at(hoursAgo(3), "live")), NOW);
+    List<LogEntry> file = List.of(at(hoursAgo(3.5), "old end"), at(hoursAgo(2), "new end"));
+    WindowPlan first = p.plan(file, NOW);
+    newest.learned(StringMap.of("job", "other"), 1); // a lesson elsewhere: plans are redone
+    WindowPlan again = p.replan(file, first, NOW);
+    assertThat(again.placements()).isEmpty();
+    assertThat(again.version()).isNotEqualTo(first.version());
+  }
+
+  @Test
+  void aBatchPlannedAgainAfterALessonAboutItsStreamIsRouted() {
+    WindowPlanner p = planner();
+    List<LogEntry> file = List.of(at(hoursAgo(6), "late"));
+    WindowPlan first = p.plan(file, NOW); // stream unknown: on time
+    assertThat(first.placements()).isEmpty();
+    newest.learned(LOGIN, WindowPlanner.nanos(hoursAgo(3)));
+    WindowPlan again = p.replan(file, first, NOW);
+    assertThat(again.send().get(0).labels()).isEqualTo(late(1));
   }
 
   @Test
@@ -156,7 +180,9 @@ class WindowPlannerTest {
   @Test
   void aTooNewEntryWithinMaxHoldIsHeldUntilItIsWithinTheGrace() {
     LogEntry ahead = at(NOW.plus(Duration.ofMinutes(20)), "ahead");
-    WindowPlan plan = planner().plan(List.of(ahead), NOW);
+    WindowPlan plan =
+        planner(TimeWindowConfig.defaults().withMaxHold(Duration.ofMinutes(15)))
+            .plan(List.of(ahead), NOW);
     assertThat(plan.send()).containsExactly(ahead);
     assertThat(plan.placements().get(ahead).action()).isEqualTo(Action.HELD);
     assertThat(plan.holdUntilNanos()).isEqualTo(WindowPlanner.nanos(NOW.plusSeconds(11 * 60)));
@@ -214,10 +240,12 @@ class WindowPlannerTest {
   }
 
   @Test
-  void aLessonFromLokiChangesTheVersionSoOlderPlansAreRedone() {
+  void aLessonRaisesTheVersionOnlyWhenItTeachesSomethingAndUnconfirmsTheStream() {
+    newest.confirm(LOGIN);
     long before = newest.version();
     assertThat(newest.learned(LOGIN, 5)).isTrue();
     assertThat(newest.learned(LOGIN, 4)).isFalse();
     assertThat(newest.version()).isEqualTo(before + 1);
+    assertThat(newest.isConfirmed(LOGIN)).isFalse();
   }
 }

@@ -76,6 +76,9 @@ final class Ingester {
             minus(nowNanos, limits.creationGracePeriod().negated()));
     RejectionReport report = new RejectionReport();
     List<DecodedStream> kept = keepRequests ? new ArrayList<>(decoded.size()) : List.of();
+    // Loki's ingester answers with the error of the last stream it appended to (its appendErr is
+    // overwritten per stream): an earlier stream's too-far-behind entries are lost silently.
+    Runnable ingesterError = null;
     for (DecodedStream s : decoded) {
       List<DecodedEntry> keptEntries = keepRequests ? new ArrayList<>(s.entries().size()) : null;
       if (rejectedLabels(s.labels(), report)) {
@@ -112,13 +115,18 @@ final class Ingester {
             keptEntries.add(slot >= 0 ? stored.entry(slot) : copied(e));
           }
         }
-        if (behind != null) {
-          report.add(behind, tenant, s.labels(), reachedIngester);
+        if (reachedIngester > 0) {
+          RejectionReport.TooFarBehind last = behind;
+          int reached = reachedIngester;
+          ingesterError = last == null ? null : () -> report.add(last, tenant, s.labels(), reached);
         }
       }
       if (keepRequests) {
         kept.add(new DecodedStream(s.labels(), keptEntries));
       }
+    }
+    if (ingesterError != null) {
+      ingesterError.run();
     }
     return report.isEmpty() ? new Outcome(204, "", kept) : new Outcome(400, report.body(), kept);
   }

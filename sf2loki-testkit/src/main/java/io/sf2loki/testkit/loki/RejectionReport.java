@@ -7,10 +7,11 @@ import java.util.function.Supplier;
 
 /**
  * The body of a 400 answer to a push with rejected entries, in Grafana Loki's own texts, so a
- * client parses it as it would a real Loki's. First, for each stream of the request with entries
- * behind the out-of-order window, the block Loki's ingester writes: one line per entry, at most
- * {@link #MAX_RETURNED_STREAM_ERRORS}, and a {@code total ignored} line with the true count. Then
- * the distributor's validation errors, one a line, each kind listed at most {@link #MAX_PER_KIND}
+ * client parses it as it would a real Loki's. First, when the <em>last</em> stream of the request
+ * that reached the ingester had entries behind the out-of-order window, the block Loki's ingester
+ * writes for it (like Loki, nothing about an earlier stream's): one line per entry, at most {@link
+ * #MAX_RETURNED_STREAM_ERRORS}, and a {@code total ignored} line with the true count. Then the
+ * distributor's validation errors, one a line, each kind listed at most {@link #MAX_PER_KIND}
  * times. The blocks come first because a real Loki answers with the ingester's error alone when
  * there is one (its distributor drops its own validation errors then), so a client that reads the
  * first reason reads the one Loki would have given. One report per push; not thread-safe.

@@ -308,27 +308,49 @@ class FakeLokiIngestTest {
     assertThat(loki.lines()).containsExactly("e0");
   }
 
+  /** A request of stream {a=b} then {a=c}, each with entries at the given offsets from now. */
+  static String twoStreams(long[] first, long[] second) {
+    return "{\"streams\":[" + stream("b", first) + "," + stream("c", second) + "]}";
+  }
+
+  private static String stream(String value, long[] nanos) {
+    StringBuilder values = new StringBuilder();
+    for (int i = 0; i < nanos.length; i++) {
+      values
+          .append(i == 0 ? "" : ",")
+          .append("[\"")
+          .append(nanos[i])
+          .append("\",\"")
+          .append(value + i)
+          .append("\"]");
+    }
+    return "{\"stream\":{\"a\":\"" + value + "\"},\"values\":[" + values + "]}";
+  }
+
   @Test
-  void eachStreamWithEntriesTooFarBehindGetsItsOwnBlock() throws Exception {
-    String late = "[\"" + (NOW_NANOS - hours(2)) + "\",\"late\"]";
-    String request =
-        "{\"streams\":[{\"stream\":{\"a\":\"b\"},\"values\":[[\""
-            + NOW_NANOS
-            + "\",\"new\"],"
-            + late
-            + "]},{\"stream\":{\"a\":\"c\"},\"values\":[[\""
-            + NOW_NANOS
-            + "\",\"new\"],"
-            + late
-            + "]}]}";
+  void onlyTheLastStreamsTooFarBehindEntriesAreReportedAsByLokisIngester() throws Exception {
+    postJson(loki, twoStreams(new long[] {NOW_NANOS}, new long[] {NOW_NANOS}));
+    long late = NOW_NANOS - hours(2);
 
-    List<String> lines = postJson(loki, request).body().lines().toList();
+    HttpResponse<String> r =
+        postJson(loki, twoStreams(new long[] {late}, new long[] {late, NOW_NANOS}));
 
-    assertThat(lines)
-        .filteredOn(l -> l.startsWith("user "))
-        .containsExactly(
-            "user 'tenant-1', total ignored: 1 out of 2 for stream: {a=\"b\"}",
-            "user 'tenant-1', total ignored: 1 out of 2 for stream: {a=\"c\"}");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body().lines().filter(l -> l.startsWith("user ")))
+        .containsExactly("user 'tenant-1', total ignored: 1 out of 2 for stream: {a=\"c\"}");
+  }
+
+  @Test
+  void anEarlierStreamsTooFarBehindEntriesAreLostBehindA204WhenTheLastStreamIsFine()
+      throws Exception {
+    postJson(loki, twoStreams(new long[] {NOW_NANOS}, new long[] {NOW_NANOS}));
+
+    HttpResponse<String> r =
+        postJson(loki, twoStreams(new long[] {NOW_NANOS - hours(2)}, new long[] {NOW_NANOS + 1}));
+
+    assertThat(r.statusCode()).isEqualTo(204);
+    assertThat(loki.entries()).hasSize(3);
+    assertThat(loki.stats().rejected()).isEqualTo(1);
   }
 
   @Test
