@@ -2,7 +2,8 @@
 
 mvn := "mvn -B --no-transfer-progress"
 
-# The full gate: format check, compile with warnings as errors, every module's tests, shaded jars.
+# The full gate: format check, compile with warnings as errors, every module's tests, shaded jars
+# (the README's `mvn -B verify`).
 test:
     {{mvn}} verify
 
