@@ -85,4 +85,25 @@ public final class LokiMetrics {
         .register(registry)
         .increment();
   }
+
+  /**
+   * Counts one answer Loki gave to one HTTP attempt, by status code; the sink's own retries of 429
+   * and 5xx are attempts too, so a Loki that throttles for minutes shows here.
+   */
+  void response(int status) {
+    Counter.builder("sf2loki_loki_responses")
+        .description("Answers of Loki to push attempts (each retry included), by HTTP status")
+        .tag("status", Integer.toString(status))
+        .register(registry)
+        .increment();
+  }
+
+  /** Counts one push attempt that got no answer, by the kind of failure. */
+  void transportError(String reason) {
+    Counter.builder("sf2loki_loki_transport_errors")
+        .description("Push attempts that got no answer from Loki, by reason")
+        .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
 }

@@ -80,6 +80,7 @@ public final class LokiSink implements Sink, AutoCloseable {
     this.sender =
         new PushSender(
             transport,
+            metrics,
             b.config.retry(),
             Backoff.exponential(
                 b.config.retry().minBackoff(), b.config.retry().maxBackoff(), b.random),

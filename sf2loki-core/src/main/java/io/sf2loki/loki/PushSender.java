@@ -27,16 +27,19 @@ final class PushSender {
   private final Sleeper sleeper;
   private final Clock clock;
   private final String target;
+  private final LokiMetrics metrics;
   private final AtomicInteger authFailures = new AtomicInteger();
 
   PushSender(
       LokiHttpTransport transport,
+      LokiMetrics metrics,
       LokiSinkConfig.RetryConfig retry,
       Backoff backoff,
       Sleeper sleeper,
       Clock clock,
       String target) {
     this.transport = transport;
+    this.metrics = metrics;
     this.retry = retry;
     this.backoff = backoff;
     this.sleeper = sleeper;
@@ -60,6 +63,7 @@ final class PushSender {
       try {
         LokiHttpTransport.Response r = transport.send(body);
         int s = r.status();
+        metrics.response(s);
         if (s < 300 && s >= 200 || s == 400 || s == 413) {
           if (s < 300) {
             authFailures.set(0);
@@ -68,6 +72,7 @@ final class PushSender {
         }
         failure = classify(r);
       } catch (IOException e) {
+        metrics.transportError(transportReason(e));
         failure =
             new RetryableSinkException(
                 "transport error pushing to "
@@ -120,6 +125,28 @@ final class PushSender {
           n,
           hint);
     }
+  }
+
+  /** A small, fixed vocabulary for the transport error counter. */
+  static String transportReason(IOException e) {
+    if (e instanceof java.net.SocketTimeoutException
+        || e instanceof java.io.InterruptedIOException) {
+      return "timeout";
+    }
+    if (e instanceof java.net.ConnectException
+        || e instanceof org.apache.hc.client5.http.HttpHostConnectException
+        || e instanceof java.net.UnknownHostException) {
+      return "connect";
+    }
+    if (e instanceof javax.net.ssl.SSLException) {
+      return "tls";
+    }
+    if (e instanceof org.apache.hc.core5.http.NoHttpResponseException
+        || e instanceof org.apache.hc.core5.http.ConnectionClosedException
+        || e instanceof java.net.SocketException) {
+      return "connection_closed";
+    }
+    return "io";
   }
 
   /** {@code ": "} and the body on one line, cut at 300 characters; empty for an empty body. */

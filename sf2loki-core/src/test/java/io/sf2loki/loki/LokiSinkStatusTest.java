@@ -90,6 +90,51 @@ class LokiSinkStatusTest {
   }
 
   @Test
+  void everyAnswerIncludingTheSinksOwnRetriesIsCountedByStatus() throws Exception {
+    loki.addFault(Fault.status(429, 3));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(3, null));
+    }
+
+    assertThat(registry.counter("sf2loki_loki_responses", "status", "429").count()).isEqualTo(3);
+    assertThat(registry.counter("sf2loki_loki_responses", "status", "204").count()).isEqualTo(1);
+  }
+
+  @Test
+  void pushAttemptsWithoutAnAnswerAreCountedByReason() throws Exception {
+    loki.addFault(Fault.reset(2));
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()))) {
+      sink.push(batch(50, null));
+    }
+
+    assertThat(registry.find("sf2loki_loki_transport_errors").counters())
+        .extracting(c -> c.getId().getTag("reason"))
+        .containsOnly("connection_closed");
+    assertThat(
+            registry.find("sf2loki_loki_transport_errors").counters().stream()
+                .mapToDouble(c -> c.count())
+                .sum())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void aConnectionRefusedIsCountedAsConnect() throws Exception {
+    java.net.URI closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = java.net.URI.create("http://127.0.0.1:" + s.getLocalPort());
+    }
+    try (LokiSink sink = sink(LokiConfigs.to(closed))) {
+      assertThatThrownBy(() -> sink.push(batch(1, null)))
+          .isInstanceOf(RetryableSinkException.class);
+    }
+
+    assertThat(registry.counter("sf2loki_loki_transport_errors", "reason", "connect").count())
+        .isEqualTo(5);
+  }
+
+  @Test
   void retryAfterHttpDateIsHonoured() throws Exception {
     String date =
         DateTimeFormatter.RFC_1123_DATE_TIME.format(
