@@ -30,13 +30,13 @@ demo:
 # JMH encode benchmarks: ours vs the floor vs loki4j (docs/performance.md). Extra JMH options pass
 # through, e.g. `just bench -f 1 -wi 2 -i 3` for a quick run, or a benchmark name regex.
 bench *ARGS:
-    {{mvn}} -q -pl sf2loki-core -am -Pbench -Dbench.args='LokiEncodeBenchmark {{ARGS}}' process-test-classes
+    {{mvn}} -q -pl sf2loki-loki -am -Pbench -Dbench.args='LokiEncodeBenchmark {{ARGS}}' process-test-classes
 
 # End-to-end throughput and peak heap: in-memory source -> Pipeline -> LokiSink -> fake Loki
 # (docs/performance.md). Options are key=value, e.g. `just bench-e2e receiver=decode entries=500000`;
 # JVM flags through BENCH_JVM, e.g. `BENCH_JVM=-Xmx192m just bench-e2e queue_max_bytes=67108864`.
 bench-e2e *ARGS:
-    {{mvn}} -q -pl sf2loki-core -am -Pbench "-Dbench.jvm=${BENCH_JVM:--Xmx1g}" -Dbench.main=io.sf2loki.bench.EndToEndBenchmark '-Dbench.args={{ARGS}}' process-test-classes
+    {{mvn}} -q -pl sf2loki-loki -am -Pbench "-Dbench.jvm=${BENCH_JVM:--Xmx1g}" -Dbench.main=io.sf2loki.bench.EndToEndBenchmark '-Dbench.args={{ARGS}}' process-test-classes
 
 # A ~500 MB LogFile streamed from the fake Salesforce through the EventLogFile source with -Xmx256m
 # (docs/performance.md). The argument is the row count (2,520,000 rows ≈ 500 MB).
@@ -45,4 +45,4 @@ bench-elf ROWS="2520000":
 
 # The same encode operations timed by thread CPU time (robust on a loaded machine); argument = rounds.
 bench-cpu ROUNDS="5":
-    {{mvn}} -q -pl sf2loki-core -am -Pbench -Dbench.main=io.sf2loki.loki.EncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes
+    {{mvn}} -q -pl sf2loki-loki -am -Pbench -Dbench.main=io.sf2loki.loki.EncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes

@@ -1,11 +1,11 @@
 package io.sf2loki.config;
 
-import io.sf2loki.loki.LokiSinkConfig;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.shape.CategoryOwnership;
 import io.sf2loki.shape.OverlapGuard;
 import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.SinkProvider;
 import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +18,9 @@ import java.util.Optional;
  * what {@code --check} and {@code config check} prove.
  *
  * @param salesforce the {@code salesforce} section
- * @param loki the {@code sink.loki} section
+ * @param sinkType the selected {@code sink.type}
+ * @param sink the bound sink factory
+ * @param lanes the lanes' batch, queue and retry bounds ({@code sink.loki.batch}, {@code retry})
  * @param service the {@code service} section
  * @param storeType the selected {@code state.store}
  * @param store the bound store factory
@@ -30,7 +32,9 @@ import java.util.Optional;
  */
 public record Sf2LokiConfig(
     SalesforceConfig salesforce,
-    LokiSinkConfig loki,
+    String sinkType,
+    SinkProvider.Factory sink,
+    LaneConfig lanes,
     ServiceConfig service,
     String storeType,
     CheckpointStoreProvider.Factory store,
@@ -42,7 +46,8 @@ public record Sf2LokiConfig(
 
   public Sf2LokiConfig {
     Objects.requireNonNull(salesforce, "salesforce");
-    Objects.requireNonNull(loki, "loki");
+    Objects.requireNonNull(sink, "sink");
+    Objects.requireNonNull(lanes, "lanes");
     Objects.requireNonNull(service, "service");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(coordinator, "coordinator");
@@ -72,7 +77,11 @@ public record Sf2LokiConfig(
   public static Sf2LokiConfig bind(LoadedConfig loaded, Providers providers) {
     ConfigReader root = loaded.reader();
     SalesforceConfig salesforce = SalesforceConfig.bind(root.section("salesforce"));
-    LokiSinkConfig loki = LokiSinkConfig.bind(root.section("sink.loki"));
+    ConfigReader sinkSection = root.section("sink");
+    Optional<SinkProvider> sinkProvider = providers.sinks().select(sinkSection, "type");
+    SinkProvider.Factory sink =
+        sinkProvider.map(p -> p.configure(sinkSection.section(p.type()))).orElse(null);
+    LaneConfig lanes = LaneConfig.bind(root.section("sink.loki"));
     ServiceConfig service = ServiceConfig.bind(root.section("service"));
 
     ConfigReader state = root.section("state");
@@ -99,7 +108,9 @@ public record Sf2LokiConfig(
     root.throwIfInvalid();
     return new Sf2LokiConfig(
         salesforce,
-        loki,
+        sinkProvider.orElseThrow().type(),
+        sink,
+        lanes,
         service,
         storeProvider.orElseThrow().type(),
         store,

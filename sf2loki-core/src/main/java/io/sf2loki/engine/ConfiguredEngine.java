@@ -2,11 +2,12 @@ package io.sf2loki.engine;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.Sf2LokiConfig;
-import io.sf2loki.loki.LokiSink;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.Sink;
+import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * The composition root: builds an {@link Engine} from a validated configuration — the store, the
@@ -45,11 +47,13 @@ public final class ConfiguredEngine {
     CoordinatorEnvironment coordination =
         new CoordinatorEnvironment(clock, ticker, floor, registry);
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
-    LokiSink sink;
+    Sink sink;
     try {
-      sink = LokiSink.builder(config.loki(), registry).clock(clock).build();
+      sink =
+          config.sink().create(new SinkEnvironment(clock, registry, RandomGenerator.getDefault()));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot set up the Loki sink: " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
     }
     Map<String, String> labels = deploymentLabels(config);
     SourceEnvironment sourceEnvironment =
@@ -64,8 +68,7 @@ public final class ConfiguredEngine {
           return all;
         };
     return Engine.builder(coordinators, store, sink, sources)
-        .batch(config.loki().batch())
-        .retry(config.loki().retry())
+        .lanes(config.lanes())
         .shutdownGrace(config.service().shutdownGrace())
         .staticLabels(labels)
         .metrics(registry)
@@ -84,7 +87,7 @@ public final class ConfiguredEngine {
     labels.put("service_name", "sf2loki");
     labels.put("environment", config.salesforce().environment());
     config.salesforce().orgId().ifPresent(id -> labels.put("sf_org_id", id));
-    labels.putAll(config.loki().labels());
+    labels.putAll(config.sink().labels());
     return labels;
   }
 }

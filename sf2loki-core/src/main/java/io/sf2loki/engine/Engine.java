@@ -3,7 +3,7 @@ package io.sf2loki.engine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.BuildInfo;
-import io.sf2loki.loki.LokiSinkConfig;
+import io.sf2loki.config.LaneConfig;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineMetrics;
 import io.sf2loki.spi.CheckpointStore;
@@ -161,8 +161,8 @@ public final class Engine implements AutoCloseable {
 
   private Pipeline pipeline(Term term) {
     return Pipeline.builder(cfg.sources.create(), cfg.sink, cfg.store, term)
-        .batch(cfg.batch)
-        .retry(cfg.retry, java.util.random.RandomGenerator.getDefault())
+        .lanes(cfg.lanes)
+        .retry(cfg.lanes, cfg.random)
         .shutdownGrace(cfg.shutdownGrace)
         .staticLabels(cfg.staticLabels)
         .metrics(pipelineMetrics)
@@ -194,9 +194,8 @@ public final class Engine implements AutoCloseable {
     private final CheckpointStore store;
     private final Sink sink;
     private final TermSources sources;
-    private LokiSinkConfig.BatchConfig batch =
-        new LokiSinkConfig.BatchConfig(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456);
-    private LokiSinkConfig.RetryConfig retry = LokiSinkConfig.RetryConfig.defaults();
+    private LaneConfig lanes = LaneConfig.defaults();
+    private java.util.random.RandomGenerator random = java.util.random.RandomGenerator.getDefault();
     private Duration shutdownGrace = Duration.ofSeconds(25);
     private Duration resignBackoff = Duration.ofSeconds(1);
     private Map<String, String> staticLabels = Map.of();
@@ -212,15 +211,15 @@ public final class Engine implements AutoCloseable {
       this.sources = Objects.requireNonNull(sources, "sources");
     }
 
-    /** Batch and lane bounds. */
-    public Builder batch(LokiSinkConfig.BatchConfig batch) {
-      this.batch = Objects.requireNonNull(batch, "batch");
+    /** Batch, queue and retry bounds of the lanes ({@code sink.loki.batch}, {@code retry}). */
+    public Builder lanes(LaneConfig lanes) {
+      this.lanes = Objects.requireNonNull(lanes, "lanes");
       return this;
     }
 
-    /** Push retry bounds. */
-    public Builder retry(LokiSinkConfig.RetryConfig retry) {
-      this.retry = Objects.requireNonNull(retry, "retry");
+    /** Jitter of the lanes' retry backoff. */
+    public Builder random(java.util.random.RandomGenerator random) {
+      this.random = Objects.requireNonNull(random, "random");
       return this;
     }
 

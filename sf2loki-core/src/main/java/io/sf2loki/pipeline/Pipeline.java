@@ -1,6 +1,6 @@
 package io.sf2loki.pipeline;
 
-import io.sf2loki.loki.LokiSinkConfig;
+import io.sf2loki.config.LaneConfig;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.Sink;
@@ -57,7 +57,8 @@ public final class Pipeline {
 
     LaneRuntime(Source.Lane lane) {
       this.lane = lane;
-      this.queue = new LaneQueue(cfg.batch.queueMaxEntries(), cfg.batch.queueMaxBytes());
+      LaneConfig bounds = cfg.lane(lane);
+      this.queue = new LaneQueue(bounds.queueMaxEntries(), bounds.queueMaxBytes());
     }
 
     void producerDone() {
@@ -122,8 +123,8 @@ public final class Pipeline {
     List<Thread> threads = new ArrayList<>();
     for (LaneRuntime l : lanes.values()) {
       cfg.metrics.attach(l.lane, l.queue);
-      Batcher batcher =
-          new Batcher(cfg.batch.maxEntries(), cfg.batch.maxBytes(), cfg.batch.flushInterval());
+      LaneConfig bounds = cfg.lane(l.lane);
+      Batcher batcher = new Batcher(bounds.maxEntries(), bounds.maxBytes(), bounds.flushInterval());
       threads.add(
           start(
               "sf2loki-lane-" + l.lane + "-batch",
@@ -254,8 +255,9 @@ public final class Pipeline {
     private final Sink sink;
     private final CheckpointStore store;
     private final Fence fence;
-    private LokiSinkConfig.BatchConfig batch =
-        new LokiSinkConfig.BatchConfig(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456);
+    private LaneConfig lanes = LaneConfig.defaults();
+    private final Map<Source.Lane, LaneConfig> laneOverrides =
+        new java.util.EnumMap<>(Source.Lane.class);
     private Duration shutdownGrace = Duration.ofSeconds(25);
     private Duration joinTimeout = Duration.ofSeconds(35);
     private Backoff laneBackoff =
@@ -274,10 +276,23 @@ public final class Pipeline {
       this.fence = Objects.requireNonNull(fence, "fence");
     }
 
-    /** Batch and lane bounds ({@code sink.loki.batch}). */
-    public Builder batch(LokiSinkConfig.BatchConfig batch) {
-      this.batch = Objects.requireNonNull(batch, "batch");
+    /**
+     * Batch and queue bounds of both lanes ({@code sink.loki.batch}); the retry keys are applied
+     * with {@link #retry(LaneConfig, RandomGenerator)}.
+     */
+    public Builder lanes(LaneConfig lanes) {
+      this.lanes = Objects.requireNonNull(lanes, "lanes");
       return this;
+    }
+
+    /** Batch and queue bounds of one lane, over {@link #lanes} (the streaming lane's own, say). */
+    public Builder lane(Source.Lane lane, LaneConfig bounds) {
+      laneOverrides.put(Objects.requireNonNull(lane, "lane"), Objects.requireNonNull(bounds));
+      return this;
+    }
+
+    LaneConfig lane(Source.Lane lane) {
+      return laneOverrides.getOrDefault(lane, lanes);
     }
 
     /** How long a stop may spend draining ({@code service.shutdown_grace}). */
@@ -299,11 +314,11 @@ public final class Pipeline {
       return this;
     }
 
-    /** Retry bounds from {@code sink.loki.retry}, jittered with {@code random}. */
-    public Builder retry(LokiSinkConfig.RetryConfig retry, RandomGenerator random) {
+    /** The lanes' retry bounds from {@code config} ({@code sink.loki.retry.lane_*}), jittered. */
+    public Builder retry(LaneConfig config, RandomGenerator random) {
       return retry(
-          Backoff.exponential(retry.laneMinBackoff(), retry.laneMaxBackoff(), random),
-          retry.maxRetryAfter());
+          Backoff.exponential(config.retryMinBackoff(), config.retryMaxBackoff(), random),
+          config.maxRetryAfter());
     }
 
     /** Labels stamped over every real entry's own (job, service_name, operator labels). */

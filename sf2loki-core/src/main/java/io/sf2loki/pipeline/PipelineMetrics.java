@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.sf2loki.loki.LokiMetrics;
 import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
@@ -151,8 +150,25 @@ public final class PipelineMetrics {
 
   void dropped(List<LogEntry> entries, String reason) {
     for (LogEntry e : entries) {
-      LokiMetrics.dropped(registry, e, reason);
+      dropped(registry, e, reason);
     }
+  }
+
+  /** Counter of entries deliberately dropped, by any sink or by the pipeline. */
+  public static final String ENTRIES_DROPPED = "sf2loki_loki_entries_dropped";
+
+  /**
+   * Counts one deliberately dropped entry (rejected for good, or dropped by a policy); the one
+   * definition sinks share, so every drop is in one family.
+   */
+  public static void dropped(MeterRegistry registry, LogEntry e, String reason) {
+    Counter.builder(ENTRIES_DROPPED)
+        .description("Entries deliberately dropped (rejected by Loki, or by a policy)")
+        .tag("reason", reason)
+        .tag("source", e.labels().getOrDefault("source", "unknown"))
+        .tag("event_type", e.labels().getOrDefault("event_type", "unknown"))
+        .register(registry)
+        .increment();
   }
 
   void commit(String outcome) {

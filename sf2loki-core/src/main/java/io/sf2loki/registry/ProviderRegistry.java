@@ -4,6 +4,7 @@ import io.sf2loki.config.ConfigReader;
 import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.ComponentProvider;
 import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.SinkProvider;
 import io.sf2loki.spi.SourceProvider;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,6 +67,11 @@ public final class ProviderRegistry<P extends ComponentProvider<?>> {
   /** The source providers visible to {@code loader}. */
   public static ProviderRegistry<SourceProvider> sources(ClassLoader loader) {
     return new ProviderRegistry<>("source", ServiceLoader.load(SourceProvider.class, loader));
+  }
+
+  /** The sink providers visible to {@code loader}. */
+  public static ProviderRegistry<SinkProvider> sinks(ClassLoader loader) {
+    return new ProviderRegistry<>("sink", ServiceLoader.load(SinkProvider.class, loader));
   }
 
   /** Known type names, sorted. */

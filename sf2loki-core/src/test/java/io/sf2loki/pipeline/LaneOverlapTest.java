@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
+import io.sf2loki.config.LaneConfig;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Sink;
@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
 class LaneOverlapTest {
 
   /** Batches of exactly 10 (no interval flush), a lane queue of 10 entries, no byte budget. */
-  static final BatchConfig TENS = new BatchConfig(10, 1_048_576, Duration.ofHours(1), 10, 0);
+  static final LaneConfig TENS =
+      LaneConfig.defaults().withBatch(10, 1_048_576, Duration.ofHours(1), 10, 0);
 
   final FakeCheckpointStore store = new FakeCheckpointStore();
   final FakeTerm term = new FakeTerm(3);
@@ -81,7 +82,7 @@ class LaneOverlapTest {
   void nextBatchIsFormedAndHandedOffWhileThePreviousPushIsInFlight() throws Exception {
     sink.stallWhen(b -> true);
     Burst burst = new Burst(30, LaneOverlapTest::perBatchKey);
-    Runs.Running run = Runs.start(fast(List.of(burst), sink, store, term).batch(TENS).build());
+    Runs.Running run = Runs.start(fast(List.of(burst), sink, store, term).lanes(TENS).build());
 
     // 30 entries fit only if batch 1 is in push, batch 2 was formed and waits, and 10 are queued;
     // a lane that pushes serially holds batch 1 and 10 queued, and the 21st emit blocks.
@@ -117,7 +118,7 @@ class LaneOverlapTest {
         };
     Burst burst = new Burst(30, LaneOverlapTest::perBatchKey);
     Runs.Running run =
-        Runs.start(fast(List.of(burst), nativeLibraryMissing, store, term).batch(TENS).build());
+        Runs.start(fast(List.of(burst), nativeLibraryMissing, store, term).lanes(TENS).build());
 
     PipelineOutcome outcome = run.outcome().get(30, TimeUnit.SECONDS);
     assertThat(outcome).isInstanceOf(PipelineOutcome.Failed.class);
@@ -139,7 +140,7 @@ class LaneOverlapTest {
                 }));
     Burst burst = new Burst(60, i -> keyed("eventlogfile", i % 2 == 0 ? "even" : "odd", i));
 
-    Runs.Running run = Runs.start(fast(List.of(burst), sink, store, term).batch(TENS).build());
+    Runs.Running run = Runs.start(fast(List.of(burst), sink, store, term).lanes(TENS).build());
     assertThat(burst.allEmitted.await(10, TimeUnit.SECONDS)).isTrue();
     run.stop().requestStop();
 
@@ -178,7 +179,7 @@ class LaneOverlapTest {
     Runs.Running run =
         Runs.start(
             fast(List.of(burst), sink, store, term)
-                .batch(TENS)
+                .lanes(TENS)
                 .shutdownGrace(Duration.ofMillis(200))
                 .build());
     assertThat(burst.allEmitted.await(10, TimeUnit.SECONDS)).isTrue();

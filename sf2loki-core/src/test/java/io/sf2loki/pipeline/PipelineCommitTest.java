@@ -57,7 +57,7 @@ class PipelineCommitTest {
     PipelineOutcome outcome =
         runToEnd(
             fast(List.of(ScriptedSource.of("src", Lane.BULK, entries)), sink, store, term)
-                .batch(Runs.batch(4, 100, 0)));
+                .lanes(Runs.lanes(4, 100, 0)));
 
     assertThat(outcome).isInstanceOf(PipelineOutcome.Completed.class);
     assertThat(store.commits()).containsExactly(Map.of("a", "2", "b", "1", "c", "1"));

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
+import io.sf2loki.config.LaneConfig;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Source.Lane;
 import java.time.Duration;
@@ -38,8 +38,8 @@ class PipelineFlowTest {
    * Batches of 10 that are never flushed by time, so a scheduler pause of the source cannot form a
    * partial batch and change how many entries have left the queue.
    */
-  static BatchConfig fullBatchesOnly() {
-    return new BatchConfig(10, 1_048_576, Duration.ofMinutes(5), 100, 0);
+  static LaneConfig fullBatchesOnly() {
+    return LaneConfig.defaults().withBatch(10, 1_048_576, Duration.ofMinutes(5), 100, 0);
   }
 
   /**
@@ -68,7 +68,7 @@ class PipelineFlowTest {
     Runs.Running run =
         Runs.start(
             fast(List.of(flood), sink, store, term)
-                .batch(fullBatchesOnly())
+                .lanes(fullBatchesOnly())
                 .metrics(metrics)
                 .build());
 
@@ -105,7 +105,7 @@ class PipelineFlowTest {
     Runs.Running run =
         Runs.start(
             fast(List.of(big), sink, store, term)
-                .batch(Runs.batch(10, 10_000, budget))
+                .lanes(Runs.lanes(10, 10_000, budget))
                 .metrics(metrics)
                 .build());
 
@@ -150,7 +150,7 @@ class PipelineFlowTest {
     Runs.Running run =
         Runs.start(
             fast(List.of(poller), sink, store, term)
-                .batch(Runs.batch(1000, 1000, 0)) // only the interval or the final flush
+                .lanes(Runs.lanes(1000, 1000, 0)) // only the interval or the final flush
                 .metrics(metrics)
                 .build());
     await().atMost(Duration.ofSeconds(10)).until(() -> poller.emitted() == 50);
@@ -189,7 +189,7 @@ class PipelineFlowTest {
     Runs.Running run =
         Runs.start(
             fast(List.of(flood), sink, store, term)
-                .batch(fullBatchesOnly())
+                .lanes(fullBatchesOnly())
                 .shutdownGrace(Duration.ofMillis(200))
                 .metrics(metrics)
                 .build());

@@ -1,6 +1,6 @@
 package io.sf2loki.pipeline;
 
-import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
+import io.sf2loki.config.LaneConfig;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.CheckpointStore;
@@ -22,14 +22,15 @@ final class Runs {
 
   private Runs() {}
 
-  static BatchConfig batch(int maxEntries, int queueEntries, long queueBytes) {
-    return new BatchConfig(maxEntries, 1_048_576, Duration.ofMillis(50), queueEntries, queueBytes);
+  static LaneConfig lanes(int maxEntries, int queueEntries, long queueBytes) {
+    return LaneConfig.defaults()
+        .withBatch(maxEntries, 1_048_576, Duration.ofMillis(50), queueEntries, queueBytes);
   }
 
   static Pipeline.Builder fast(
       List<? extends Source> sources, Sink sink, CheckpointStore store, Fence fence) {
     return Pipeline.builder(sources, sink, store, fence)
-        .batch(batch(10, 100, 0))
+        .lanes(lanes(10, 100, 0))
         .retry(Backoff.fixed(Duration.ofMillis(10)), Duration.ofSeconds(60))
         .shutdownGrace(Duration.ofSeconds(5))
         .joinTimeout(Duration.ofSeconds(5));

@@ -3,7 +3,6 @@ package io.sf2loki.daemon;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.Sf2LokiConfig;
-import io.sf2loki.config.Urls;
 import io.sf2loki.daemon.http.HealthServer;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
@@ -30,9 +29,10 @@ final class DaemonService implements DaemonRunner {
   public int run(Sf2LokiConfig config) throws IOException, InterruptedException {
     LoggingSetup.apply(config.service());
     LOG.info(
-        "sf2loki starting: version={} sink={} store={} ({}) coordinator={} sources={}",
+        "sf2loki starting: version={} sink={} ({}) store={} ({}) coordinator={} sources={}",
         BuildInfo.version(),
-        Urls.redact(config.loki().pushUrl()),
+        config.sinkType(),
+        config.sink().target(),
         config.storeType(),
         config.store().location(),
         config.coordinatorType(),

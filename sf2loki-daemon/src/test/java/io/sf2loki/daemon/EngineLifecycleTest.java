@@ -10,11 +10,12 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.EngineStatus;
-import io.sf2loki.loki.LokiSink;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.Sink;
+import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -73,10 +75,11 @@ class EngineLifecycleTest {
     CoordinatorEnvironment coordination =
         new CoordinatorEnvironment(
             Clock.systemUTC(), Ticker.SYSTEM, Optional.of((EpochFloor) store), registry);
-    LokiSink sink = LokiSink.builder(config.loki(), registry).build();
+    Sink sink =
+        config.sink().create(new SinkEnvironment(Clock.systemUTC(), registry, new Random(1)));
     return Engine.builder(
             () -> config.coordinator().create(coordination), store, sink, () -> List.of(source))
-        .batch(config.loki().batch())
+        .lanes(config.lanes())
         .shutdownGrace(config.service().shutdownGrace())
         .metrics(registry)
         .build();

@@ -3,6 +3,7 @@ package io.sf2loki.loki;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.pipeline.PipelineMetrics;
 
 /**
  * The sink's instruments (operations.md §7): wire bytes of accepted pushes, deliberate drops by
@@ -10,8 +11,8 @@ import io.sf2loki.model.LogEntry;
  */
 public final class LokiMetrics {
 
-  /** Counter of entries deliberately dropped. */
-  public static final String ENTRIES_DROPPED = "sf2loki_loki_entries_dropped";
+  /** Counter of entries deliberately dropped (one family for every sink and the pipeline). */
+  public static final String ENTRIES_DROPPED = PipelineMetrics.ENTRIES_DROPPED;
 
   private final MeterRegistry registry;
   private final Counter bytesPushed;
@@ -29,19 +30,8 @@ public final class LokiMetrics {
     bytesPushed.increment(bytes);
   }
 
-  /** Counts one deliberately dropped entry; shared with the pipeline's permanent-error path. */
-  public static void dropped(MeterRegistry registry, LogEntry e, String reason) {
-    Counter.builder(ENTRIES_DROPPED)
-        .description("Entries deliberately dropped (rejected by Loki or over budget)")
-        .tag("reason", reason)
-        .tag("source", e.labels().getOrDefault("source", "unknown"))
-        .tag("event_type", e.labels().getOrDefault("event_type", "unknown"))
-        .register(registry)
-        .increment();
-  }
-
   void dropped(LogEntry e, String reason) {
-    dropped(registry, e, reason);
+    PipelineMetrics.dropped(registry, e, reason);
   }
 
   void truncated(LogEntry e) {

@@ -72,9 +72,9 @@ class LokiSinkConfigTest {
             "sink.loki { url = \"http://loki\", retry { lane_min_backoff = 10s,"
                 + " lane_max_backoff = 1s } }");
 
-    LokiSinkConfig c = LokiSinkConfig.bind(r);
+    io.sf2loki.config.LaneConfig c = io.sf2loki.config.LaneConfig.bind(r);
 
-    assertThat(c.retry().laneMinBackoff()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(c.retryMinBackoff()).isEqualTo(Duration.ofSeconds(10));
     assertThat(messages(r))
         .anySatisfy(
             m -> assertThat(m).contains("sink.loki.retry.lane_max_backoff must not be less than"));

@@ -17,6 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class Sf2LokiConfigTest {
 
+  /** The bound {@code sink.loki} section, as the loki provider sees it. */
+  private static LokiSinkConfig loki(Sf2LokiConfig config) {
+    return LokiSinkConfig.bind(config.loaded().reader().section("sink.loki"));
+  }
+
   private static Sf2LokiConfig bind(String hocon) {
     return bind(hocon, Map.of());
   }
@@ -33,9 +38,9 @@ class Sf2LokiConfigTest {
   @Test
   void validConfigBindsWithDefaults() {
     Sf2LokiConfig config = bind(VALID);
-    assertThat(config.loki().pushUrl())
+    assertThat(loki(config).pushUrl())
         .isEqualTo(URI.create("http://localhost:3100/loki/api/v1/push"));
-    assertThat(config.loki().encoding()).isEqualTo(LokiSinkConfig.Encoding.PROTOBUF);
+    assertThat(loki(config).encoding()).isEqualTo(LokiSinkConfig.Encoding.PROTOBUF);
     assertThat(config.service().shutdownGrace()).isEqualTo(Duration.ofSeconds(25));
     assertThat(config.storeType()).isEqualTo("file");
     assertThat(config.coordinatorType()).isEqualTo("noop");
@@ -173,7 +178,7 @@ class Sf2LokiConfigTest {
   void pushPathIsAppendedOnlyWhenMissing() {
     Sf2LokiConfig config =
         bind(VALID + "sink.loki.url = \"https://logs.example/loki/api/v1/push\"\n");
-    assertThat(config.loki().pushUrl())
+    assertThat(loki(config).pushUrl())
         .isEqualTo(URI.create("https://logs.example/loki/api/v1/push"));
   }
 

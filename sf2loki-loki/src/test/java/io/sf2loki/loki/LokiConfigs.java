@@ -1,7 +1,6 @@
 package io.sf2loki.loki;
 
 import io.sf2loki.config.Secret;
-import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
 import io.sf2loki.loki.LokiSinkConfig.Encoding;
 import io.sf2loki.loki.LokiSinkConfig.RetryConfig;
 import java.net.URI;
@@ -95,7 +94,6 @@ public final class LokiConfigs {
         Duration.ofSeconds(2),
         timeout,
         maxLineBytes,
-        new BatchConfig(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456),
         RetryConfig.defaults(),
         deadLetter,
         windows);

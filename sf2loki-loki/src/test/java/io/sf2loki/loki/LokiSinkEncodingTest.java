@@ -1,7 +1,7 @@
 package io.sf2loki.loki;
 
-import static io.sf2loki.loki.Entries.T0;
-import static io.sf2loki.loki.Entries.entry;
+import static io.sf2loki.pipeline.Entries.T0;
+import static io.sf2loki.pipeline.Entries.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

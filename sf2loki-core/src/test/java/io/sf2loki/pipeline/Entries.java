@@ -1,4 +1,4 @@
-package io.sf2loki.loki;
+package io.sf2loki.pipeline;
 
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;

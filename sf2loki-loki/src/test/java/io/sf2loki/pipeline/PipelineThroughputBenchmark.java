@@ -1,6 +1,7 @@
 package io.sf2loki.pipeline;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.config.LaneConfig;
 import io.sf2loki.loki.LokiConfigs;
 import io.sf2loki.loki.LokiSink;
 import io.sf2loki.model.CheckpointToken;
@@ -51,9 +52,9 @@ class PipelineThroughputBenchmark {
               false);
       Pipeline p =
           Pipeline.builder(List.of(source), sink, new FakeCheckpointStore(), new FakeTerm(1))
-              .batch(
-                  new io.sf2loki.loki.LokiSinkConfig.BatchConfig(
-                      1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456))
+              .lanes(
+                  LaneConfig.defaults()
+                      .withBatch(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456))
               .build();
       long start = System.nanoTime();
       PipelineOutcome outcome = p.run(new StopTrigger());

@@ -1,9 +1,9 @@
 package io.sf2loki.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.config.LaneConfig;
 import io.sf2loki.loki.LokiConfigs;
 import io.sf2loki.loki.LokiSink;
-import io.sf2loki.loki.LokiSinkConfig.BatchConfig;
 import io.sf2loki.pipeline.FakeCheckpointStore;
 import io.sf2loki.pipeline.FakeTerm;
 import io.sf2loki.pipeline.Pipeline;
@@ -59,13 +59,14 @@ public final class EndToEndBenchmark {
     long warmup = Long.parseLong(o.getOrDefault("warmup", "600000"));
     int lanes = Integer.parseInt(o.getOrDefault("lanes", "1"));
     boolean fresh = Boolean.parseBoolean(o.getOrDefault("unique_lines", "false"));
-    BatchConfig batch =
-        new BatchConfig(
-            Integer.parseInt(o.getOrDefault("max_entries", "1000")),
-            Long.parseLong(o.getOrDefault("max_bytes", "1048576")),
-            Duration.ofSeconds(1),
-            Integer.parseInt(o.getOrDefault("queue_maxsize", "10000")),
-            Long.parseLong(o.getOrDefault("queue_max_bytes", "268435456")));
+    LaneConfig batch =
+        LaneConfig.defaults()
+            .withBatch(
+                Integer.parseInt(o.getOrDefault("max_entries", "1000")),
+                Long.parseLong(o.getOrDefault("max_bytes", "1048576")),
+                Duration.ofSeconds(1),
+                Integer.parseInt(o.getOrDefault("queue_maxsize", "10000")),
+                Long.parseLong(o.getOrDefault("queue_max_bytes", "268435456")));
     try (BenchReceiver receiver = BenchReceiver.start(o.getOrDefault("receiver", "fake-process"))) {
       LokiConfigs config = LokiConfigs.to(receiver.baseUri());
       String encoding = o.getOrDefault("encoding", "protobuf");
@@ -113,7 +114,7 @@ public final class EndToEndBenchmark {
   }
 
   private static PipelineOutcome run(
-      LokiSink sink, BatchConfig batch, int lanes, long first, long entries, boolean fresh)
+      LokiSink sink, LaneConfig batch, int lanes, long first, long entries, boolean fresh)
       throws InterruptedException {
     return run(sink, batch, sources(lanes, first, entries, fresh));
   }
@@ -135,11 +136,11 @@ public final class EndToEndBenchmark {
     return sources;
   }
 
-  private static PipelineOutcome run(LokiSink sink, BatchConfig batch, List<Source> sources)
+  private static PipelineOutcome run(LokiSink sink, LaneConfig batch, List<Source> sources)
       throws InterruptedException {
     Pipeline p =
         Pipeline.builder(sources, sink, new FakeCheckpointStore(), new FakeTerm(1))
-            .batch(batch)
+            .lanes(batch)
             .build();
     return p.run(new StopTrigger());
   }
@@ -153,7 +154,7 @@ public final class EndToEndBenchmark {
       BenchReceiver receiver,
       long firstAccepted,
       Duration childCpuBefore,
-      BatchConfig batch)
+      LaneConfig batch)
       throws Exception {
     long accepted = receiver.entries();
     double childCpu = (receiver.childCpu().toMillis() - childCpuBefore.toMillis()) / 1e3;

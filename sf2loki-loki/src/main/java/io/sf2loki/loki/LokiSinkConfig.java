@@ -27,8 +27,8 @@ import java.util.Set;
  * @param connectTimeout connect timeout
  * @param timeout read/write timeout
  * @param maxLineBytes per-line cap, 0 disables
- * @param batch batching and queue bounds
- * @param retry retry and backoff bounds
+ * @param retry the sink's own retry and backoff bounds (the lanes' are the pipeline's: {@link
+ *     io.sf2loki.config.LaneConfig})
  * @param deadLetterFile where permanently rejected entries are appended, when configured
  * @param windows how entries outside Loki's time windows are handled
  */
@@ -46,7 +46,6 @@ public record LokiSinkConfig(
     Duration connectTimeout,
     Duration timeout,
     long maxLineBytes,
-    BatchConfig batch,
     RetryConfig retry,
     Optional<Path> deadLetterFile,
     TimeWindowConfig windows) {
@@ -65,58 +64,20 @@ public record LokiSinkConfig(
   }
 
   /**
-   * Batch and lane bounds.
-   *
-   * @param maxEntries flush at this many entries
-   * @param maxBytes flush at this many line bytes
-   * @param flushInterval flush this long after the first entry
-   * @param queueMaxEntries entry bound of a lane queue
-   * @param queueMaxBytes byte bound of a lane queue
-   */
-  public record BatchConfig(
-      int maxEntries,
-      long maxBytes,
-      Duration flushInterval,
-      int queueMaxEntries,
-      long queueMaxBytes) {
-
-    static BatchConfig bind(ConfigReader r) {
-      return new BatchConfig(
-          r.intInRange("max_entries", 1, 1_000_000),
-          r.bytes("max_bytes", 1024),
-          r.positiveDuration("flush_interval"),
-          r.intInRange("queue_maxsize", 100, 10_000_000),
-          r.bytes("queue_max_bytes", 0));
-    }
-  }
-
-  /**
-   * Retry bounds of the sink (internal attempts) and of the lanes (retrying the same batch).
+   * Retry bounds of the sink's internal attempts at one push.
    *
    * @param attempts attempts of one push inside the sink
    * @param minBackoff lower bound of the sink's jittered exponential wait
    * @param maxBackoff upper bound of that wait
    * @param maxRetryAfter cap on a server's Retry-After
-   * @param laneMinBackoff first wait of a lane after a retryable failure
-   * @param laneMaxBackoff upper bound of the lane's wait
    */
   public record RetryConfig(
-      int attempts,
-      Duration minBackoff,
-      Duration maxBackoff,
-      Duration maxRetryAfter,
-      Duration laneMinBackoff,
-      Duration laneMaxBackoff) {
+      int attempts, Duration minBackoff, Duration maxBackoff, Duration maxRetryAfter) {
 
     /** The documented defaults (loki-push.md §6). */
     public static RetryConfig defaults() {
       return new RetryConfig(
-          5,
-          Duration.ofMillis(500),
-          Duration.ofSeconds(30),
-          Duration.ofSeconds(60),
-          Duration.ofSeconds(1),
-          Duration.ofSeconds(30));
+          5, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(60));
     }
 
     static RetryConfig bind(ConfigReader r) {
@@ -125,18 +86,11 @@ public record LokiSinkConfig(
               r.intInRange("attempts", 1, 100),
               r.positiveDuration("min_backoff"),
               r.positiveDuration("max_backoff"),
-              r.positiveDuration("max_retry_after"),
-              r.positiveDuration("lane_min_backoff"),
-              r.positiveDuration("lane_max_backoff"));
+              r.positiveDuration("max_retry_after"));
       if (c.maxBackoff.compareTo(c.minBackoff) < 0) {
         r.problem(
             "max_backoff",
             r.path("max_backoff") + " must not be less than " + r.path("min_backoff"));
-      }
-      if (c.laneMaxBackoff.compareTo(c.laneMinBackoff) < 0) {
-        r.problem(
-            "lane_max_backoff",
-            r.path("lane_max_backoff") + " must not be less than " + r.path("lane_min_backoff"));
       }
       return c;
     }
@@ -210,7 +164,6 @@ public record LokiSinkConfig(
         });
     String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
     String compression = r.oneOf("compression", Set.of("gzip", "none"));
-    BatchConfig batch = BatchConfig.bind(r.section("batch"));
     RetryConfig retry = RetryConfig.bind(r.section("retry"));
     Optional<Path> deadLetter = r.optionalString("dead_letter_file").map(Path::of);
     deadLetter.ifPresent(
@@ -236,7 +189,6 @@ public record LokiSinkConfig(
         r.positiveDuration("connect_timeout"),
         r.positiveDuration("timeout"),
         r.bytes("max_line_bytes", 0),
-        batch,
         retry,
         deadLetter,
         TimeWindowConfig.bind(r));

@@ -1,5 +1,6 @@
 package io.sf2loki.config;
 
+import io.sf2loki.loki.LokiSinkProvider;
 import io.sf2loki.registry.ProviderRegistry;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.spi.CheckpointStore;
@@ -8,12 +9,16 @@ import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.LeaseInspector;
+import io.sf2loki.spi.SinkProvider;
 import io.sf2loki.spi.SourceProvider;
 import io.sf2loki.spi.StoreEnvironment;
 import java.util.List;
 import java.util.Optional;
 
-/** Providers named like the real ones, for binding tests in core (which cannot see them). */
+/**
+ * Providers named like the real store and coordinator (which these binding tests cannot see), and
+ * the real Loki sink provider.
+ */
 final class FakeProviders {
 
   private FakeProviders() {}
@@ -22,7 +27,8 @@ final class FakeProviders {
     return new Providers(
         new ProviderRegistry<>("checkpoint store", List.of(new NamedStore("file"))),
         new ProviderRegistry<>("coordinator", List.of(new NamedCoordinator("noop"))),
-        new ProviderRegistry<SourceProvider>("source", List.of()));
+        new ProviderRegistry<SourceProvider>("source", List.of()),
+        new ProviderRegistry<SinkProvider>("sink", List.of(new LokiSinkProvider())));
   }
 
   private record NamedStore(String type) implements CheckpointStoreProvider {

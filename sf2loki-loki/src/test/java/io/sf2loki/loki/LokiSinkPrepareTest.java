@@ -1,6 +1,6 @@
 package io.sf2loki.loki;
 
-import static io.sf2loki.loki.Entries.entry;
+import static io.sf2loki.pipeline.Entries.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
