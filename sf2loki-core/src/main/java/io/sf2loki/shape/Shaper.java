@@ -37,7 +37,7 @@ public final class Shaper {
   private final Map<String, String> deploymentLabels;
   private final Clock clock;
   private final MeterRegistry metrics;
-  private final LabelGuard guard;
+  private final PromotedLabelGuard guard;
   private final Counter fallbacks;
   // Distinct label sets seen, so every entry of a stream carries the same StringMap instance: the
   // pipeline groups and checks label sets by a memoised hash and identity, and a queued entry does
@@ -60,7 +60,7 @@ public final class Shaper {
     this.deploymentLabels = Map.copyOf(deploymentLabels);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.guard = new LabelGuard(source, config.maxLabelValues(), metrics);
+    this.guard = new PromotedLabelGuard(source, config.maxLabelValues(), metrics);
     this.fallbacks =
         Counter.builder("sf2loki_timestamp_fallbacks").tag("source", source).register(metrics);
   }

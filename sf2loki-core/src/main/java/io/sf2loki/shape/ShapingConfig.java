@@ -2,11 +2,11 @@ package io.sf2loki.shape;
 
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Secret;
+import io.sf2loki.model.StreamLabels;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,11 +26,7 @@ public record ShapingConfig(
   private static final Logger LOG = LoggerFactory.getLogger(ShapingConfig.class);
 
   /** Labels sources, the pipeline and the deployment own; never promoted from payloads. */
-  public static final Set<String> RESERVED_LABELS =
-      Set.of(
-          "source", "event_type", "job", "service_name", "sf_org_id", "environment", "org", "late");
-
-  private static final Pattern LABEL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  public static final Set<String> RESERVED_LABELS = StreamLabels.RESERVED;
 
   public ShapingConfig {
     Objects.requireNonNull(transforms, "transforms");
@@ -64,10 +60,15 @@ public record ShapingConfig(
    */
   public void checkLabels(ConfigReader r, String key, String eventType, List<String> labels) {
     for (String label : labels) {
-      if (!LABEL_NAME.matcher(label).matches()) {
+      if (!StreamLabels.isValidName(label)) {
         r.problem(
             key,
-            r.path(key) + ": '" + label + "' is not a valid label name ([A-Za-z_][A-Za-z0-9_]*)");
+            r.path(key)
+                + ": '"
+                + label
+                + "' is not a valid label name ("
+                + StreamLabels.NAME_PATTERN
+                + ")");
       } else if (RESERVED_LABELS.contains(label)) {
         r.problem(key, r.path(key) + ": '" + label + "' is reserved and cannot be promoted");
       } else if (transforms.dropsField(eventType, label)) {

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Shapes a batch's deliverable entries for Loki: the line cap ({@link LineTruncator}) and the label
- * allowlist ({@link LabelGuard}), counting each truncation and demotion and warning once per
+ * allowlist ({@link StreamLabelGuard}), counting each truncation and demotion and warning once per
  * demoted label name. Counted per call, so {@link LokiSink} shapes each batch once. Thread-safe.
  */
 final class EntryShaper {
@@ -20,11 +20,11 @@ final class EntryShaper {
   private static final Logger LOG = LoggerFactory.getLogger(EntryShaper.class);
 
   private final LineTruncator truncator;
-  private final LabelGuard labelGuard;
+  private final StreamLabelGuard labelGuard;
   private final LokiMetrics metrics;
   private final Set<String> warnedLabels = ConcurrentHashMap.newKeySet();
 
-  EntryShaper(LineTruncator truncator, LabelGuard labelGuard, LokiMetrics metrics) {
+  EntryShaper(LineTruncator truncator, StreamLabelGuard labelGuard, LokiMetrics metrics) {
     this.truncator = truncator;
     this.labelGuard = labelGuard;
     this.metrics = metrics;
@@ -39,7 +39,7 @@ final class EntryShaper {
         metrics.truncated(e);
         e = e.withLine(cut.get());
       }
-      LabelGuard.Result guarded = labelGuard.apply(e);
+      StreamLabelGuard.Result guarded = labelGuard.apply(e);
       for (String name : guarded.demoted()) {
         metrics.demoted(name);
         if (warnedLabels.add(name)) {

@@ -74,7 +74,9 @@ public final class LokiSink implements Sink, AutoCloseable {
     this.metrics = new LokiMetrics(b.registry);
     this.shaper =
         new EntryShaper(
-            new LineTruncator(b.config.maxLineBytes()), new LabelGuard(b.extraLabelNames), metrics);
+            new LineTruncator(b.config.maxLineBytes()),
+            new StreamLabelGuard(b.extraLabelNames),
+            metrics);
     this.deadLetter = b.config.deadLetterFile().map(p -> new DeadLetterFile(p, b.clock));
     this.sleeper = b.sleeper;
     this.sender =

@@ -54,8 +54,7 @@ public record LokiSinkConfig(
   public static final String PUSH_PATH = "/loki/api/v1/push";
 
   /** Label names an operator may set statically (invariant 5). */
-  public static final Set<String> OPERATOR_LABELS =
-      Set.of("job", "service_name", "environment", "sf_org_id", "org");
+  public static final Set<String> OPERATOR_LABELS = io.sf2loki.model.StreamLabels.OPERATOR;
 
   /** The two wire encodings. */
   public enum Encoding {
@@ -133,7 +132,7 @@ public record LokiSinkConfig(
                 + name
                 + " cannot be set: source and event_type identify each stream and are set by the"
                 + " sources");
-      } else if (name.equals(TimeWindowConfig.LATE_LABEL)) {
+      } else if (name.equals(io.sf2loki.model.StreamLabels.LATE)) {
         r.problem(
             "labels",
             r.path("labels")

@@ -36,7 +36,7 @@ public record TimeWindowConfig(
   public static final Duration MAX_AGE_MARGIN = Duration.ofHours(1);
 
   /** The stream label that routed late entries carry, with values {@code 1..lateStreams}. */
-  public static final String LATE_LABEL = "late";
+  public static final String LATE_LABEL = io.sf2loki.model.StreamLabels.LATE;
 
   /** The structured-metadata key holding the event time of a re-timestamped entry. */
   public static final String EVENT_TIME_KEY = "event_time";

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * the line), with one WARN per label and {@code sf2loki_label_values_capped{source,label}} counted
  * per entry that lost its label. Thread-safe.
  */
-public final class LabelGuard {
+public final class PromotedLabelGuard {
 
-  private static final Logger LOG = LoggerFactory.getLogger(LabelGuard.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PromotedLabelGuard.class);
 
   private final String source;
   private final int maxValues;
@@ -24,7 +24,7 @@ public final class LabelGuard {
   private final Map<String, Set<String>> seen = new ConcurrentHashMap<>();
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-  public LabelGuard(String source, int maxValues, MeterRegistry metrics) {
+  public PromotedLabelGuard(String source, int maxValues, MeterRegistry metrics) {
     this.source = source;
     this.maxValues = maxValues;
     this.metrics = metrics;

@@ -2,11 +2,11 @@ package io.sf2loki.loki;
 
 import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StreamLabels;
 import io.sf2loki.model.StringMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Label enforcement at the sink boundary (invariant 5). A label whose name is not allowed, is not a
@@ -14,22 +14,7 @@ import java.util.regex.Pattern;
  * cardinality or get the entry rejected; it is moved to structured metadata instead (an existing
  * metadata pair of the same name wins), so the data still reaches Loki.
  */
-final class LabelGuard {
-
-  /** The fixed stream-label allowlist ({@code late} is set by the sink's time-window routing). */
-  static final Set<String> ALLOWLIST =
-      Set.of(
-          "job",
-          "service_name",
-          "source",
-          "event_type",
-          "sf_org_id",
-          "environment",
-          "org",
-          TimeWindowConfig.LATE_LABEL);
-
-  private static final Pattern NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*$");
-  private static final int MAX_VALUE_LENGTH = 2048;
+final class StreamLabelGuard {
 
   /** What the guard did to one entry. */
   record Result(LogEntry entry, Set<String> demoted) {}
@@ -39,13 +24,13 @@ final class LabelGuard {
   private final LabelSetMemo<Set<String>> demotions = new LabelSetMemo<>();
 
   /**
-   * @param extraAllowed names allowed beyond {@link #ALLOWLIST} (promoted ELF labels, {@code
-   *     backfill})
+   * @param extraAllowed names allowed beyond {@link StreamLabels#ALLOWLIST} (promoted ELF labels,
+   *     {@code backfill})
    */
-  LabelGuard(Set<String> extraAllowed) {
-    java.util.HashSet<String> all = new java.util.HashSet<>(ALLOWLIST);
+  StreamLabelGuard(Set<String> extraAllowed) {
+    java.util.HashSet<String> all = new java.util.HashSet<>(StreamLabels.ALLOWLIST);
     all.addAll(extraAllowed);
-    all.removeIf(n -> !NAME.matcher(n).matches()); // checked once here, not per entry
+    all.removeIf(n -> !StreamLabels.isValidName(n)); // checked once here, not per entry
     this.allowed = Set.copyOf(all);
   }
 
@@ -75,6 +60,6 @@ final class LabelGuard {
   }
 
   private boolean ok(String name, String value) {
-    return allowed.contains(name) && value.length() <= MAX_VALUE_LENGTH;
+    return allowed.contains(name) && value.length() <= StreamLabels.MAX_VALUE_LENGTH;
   }
 }
