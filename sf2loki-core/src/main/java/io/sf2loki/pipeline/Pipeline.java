@@ -260,10 +260,11 @@ public final class Pipeline {
         new java.util.EnumMap<>(Source.Lane.class);
     private Duration shutdownGrace = Duration.ofSeconds(25);
     private Duration joinTimeout = Duration.ofSeconds(35);
+    // the documented defaults, defined once (LaneConfig.defaults(), pinned to reference.conf)
     private Backoff laneBackoff =
         Backoff.exponential(
-            Duration.ofSeconds(1), Duration.ofSeconds(30), RandomGenerator.getDefault());
-    private Duration maxRetryAfter = Duration.ofSeconds(60);
+            lanes.retryMinBackoff(), lanes.retryMaxBackoff(), RandomGenerator.getDefault());
+    private Duration maxRetryAfter = lanes.maxRetryAfter();
     private Map<String, String> staticLabels = Map.of();
     private PipelineMetrics metrics;
     private Clock clock = Clock.systemUTC();
