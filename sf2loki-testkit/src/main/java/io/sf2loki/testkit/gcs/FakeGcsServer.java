@@ -256,8 +256,11 @@ public final class FakeGcsServer implements AutoCloseable {
             + "/"
             + name
             + (precondition == null ? "" : " ifGenerationMatch=" + precondition));
+    boolean drop;
     synchronized (lock) {
-      if (injected(ex, Operation.DELETE)) {
+      Fault fault = takeFault(Operation.DELETE);
+      if (fault != null && fault.status() != 0) {
+        error(ex, fault.status(), "injected", "injected failure");
         return;
       }
       GcsObject current = objects.get(bucket + "/" + name);
@@ -270,6 +273,10 @@ public final class FakeGcsServer implements AutoCloseable {
         return;
       }
       objects.remove(bucket + "/" + name);
+      drop = fault != null;
+    }
+    if (drop) {
+      return; // applied, but the connection closes without a response: a lost answer
     }
     ex.sendResponseHeaders(204, -1);
   }
