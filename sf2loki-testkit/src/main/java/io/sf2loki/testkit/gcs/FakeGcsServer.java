@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.sf2loki.testkit.FaultQueue;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,9 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayDeque;
 import java.util.Base64;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +52,7 @@ public final class FakeGcsServer implements AutoCloseable {
   private final HttpServer server;
   private final Object lock = new Object();
   private final Map<String, GcsObject> objects = new HashMap<>();
-  private final Deque<Fault> faults = new ArrayDeque<>();
+  private final FaultQueue<Fault> faults = new FaultQueue<>(f -> 1);
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private long nextGeneration = 1_700_000_000_000_000L;
 
@@ -294,11 +293,7 @@ public final class FakeGcsServer implements AutoCloseable {
   }
 
   private Fault takeFault(Operation operation) {
-    Fault next = faults.peek();
-    if (next != null && next.operation() == operation) {
-      return faults.poll();
-    }
-    return null;
+    return faults.take(f -> f.operation() == operation).orElse(null);
   }
 
   private static boolean matches(GcsObject current, String precondition) {

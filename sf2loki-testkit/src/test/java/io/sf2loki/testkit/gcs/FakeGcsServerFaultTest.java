@@ -37,4 +37,15 @@ class FakeGcsServerFaultTest {
 
     assertThat(gcs.object("bkt", "d.json")).isEmpty();
   }
+
+  @Test
+  void aFaultForAnotherOperationDoesNotHideAFaultBehindIt() throws Exception {
+    gcs.put("bkt", "m.json", "x".getBytes());
+    gcs.failNext(Operation.UPLOAD, 503);
+    gcs.failNext(Operation.GET_METADATA, 500);
+
+    assertThat(http.metadata("m.json").statusCode()).isEqualTo(500);
+    assertThat(http.upload("m.json", "y", 0).statusCode()).isEqualTo(503);
+    assertThat(http.metadata("m.json").statusCode()).isEqualTo(200);
+  }
 }
