@@ -108,7 +108,13 @@ public record Fault(Route route, Kind kind, int status, String body, int times, 
     return new Fault(route, kind, status, body, n, delay);
   }
 
+  /**
+   * True when this fault can strike a request of route {@code r}: aimed at it (or at any route),
+   * and of a kind that acts there. A cut needs a streamed download, so a cut aimed at any route
+   * waits in the queue for a LogFile request instead of being spent on one it cannot cut.
+   */
   boolean appliesTo(Route r) {
-    return route == Route.ANY || route == r;
+    boolean aimed = route == Route.ANY || route == r;
+    return aimed && (kind != Kind.CUT_MID_STREAM || r == Route.LOGFILE);
   }
 }
