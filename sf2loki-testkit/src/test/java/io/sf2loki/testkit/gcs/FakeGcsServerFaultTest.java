@@ -48,4 +48,62 @@ class FakeGcsServerFaultTest {
     assertThat(http.upload("m.json", "y", 0).statusCode()).isEqualTo(503);
     assertThat(http.metadata("m.json").statusCode()).isEqualTo(200);
   }
+
+  @Test
+  void aStatusFaultFailsBeforeAnythingIsApplied() throws Exception {
+    gcs.failNext(Operation.UPLOAD, 503);
+
+    assertThat(http.upload("f.json", "1", 0).statusCode()).isEqualTo(503);
+    assertThat(gcs.object("bkt", "f.json")).isEmpty();
+    assertThat(http.upload("f.json", "1", 0).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aDroppedResponseOfAnUploadStillStoresIt() {
+    gcs.dropResponseOfNext(Operation.UPLOAD);
+
+    assertThatThrownBy(() -> http.upload("f.json", "1", 0)).isInstanceOf(IOException.class);
+
+    assertThat(gcs.object("bkt", "f.json")).isPresent();
+  }
+
+  @Test
+  void aDroppedRequestAppliesNothing() {
+    gcs.inject(GcsFault.dropRequest(Operation.UPLOAD));
+
+    assertThatThrownBy(() -> http.upload("f.json", "1", 0)).isInstanceOf(IOException.class);
+
+    assertThat(gcs.object("bkt", "f.json")).isEmpty();
+    assertThat(gcs.requests()).containsExactly("UPLOAD bkt/f.json ifGenerationMatch=0");
+  }
+
+  @Test
+  void aDroppedResponseLosesARefusalToo() {
+    GcsObject stored = gcs.put("bkt", "f.json", "1".getBytes());
+    gcs.inject(GcsFault.dropResponse(Operation.UPLOAD));
+
+    assertThatThrownBy(() -> http.upload("f.json", "2", 0)).isInstanceOf(IOException.class);
+
+    assertThat(gcs.object("bkt", "f.json").orElseThrow().generation())
+        .isEqualTo(stored.generation());
+  }
+
+  @Test
+  void pendingFaultsCountsFaultsNotYetStruckAndClearForgetsThem() throws Exception {
+    gcs.failNext(Operation.DOWNLOAD, 500);
+    gcs.failNext(Operation.DELETE, 500);
+    assertThat(gcs.pendingFaults()).isEqualTo(2);
+
+    gcs.clearFaults();
+
+    assertThat(gcs.pendingFaults()).isZero();
+    assertThat(http.delete("missing.json").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aStatusFaultAnswersAnErrorStatus() {
+    assertThatThrownBy(() -> GcsFault.status(Operation.UPLOAD, 200))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("400..599");
+  }
 }
