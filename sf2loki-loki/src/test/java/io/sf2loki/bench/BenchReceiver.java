@@ -52,7 +52,15 @@ abstract class BenchReceiver implements AutoCloseable {
     return -1;
   }
 
+  /**
+   * TCP_NODELAY for the JDK servers of this JVM (the in-process fake Loki, the lean receivers): the
+   * JDK reads it once, at its first server, and no fake sets it for us. Without it, a small answer
+   * on loopback can stall ~40 ms on Nagle against the client's delayed ACK.
+   */
+  static final String NO_DELAY = "sun.net.httpserver.nodelay";
+
   static BenchReceiver start(String kind) throws IOException, InterruptedException {
+    System.setProperty(NO_DELAY, "true");
     return switch (kind) {
       case "fake" ->
           new InProcessFake(
@@ -96,6 +104,7 @@ abstract class BenchReceiver implements AutoCloseable {
 
   /** The decoding receiver alone, in its own JVM: {@code BenchReceiver <port>}. */
   public static void main(String[] args) throws IOException {
+    System.setProperty(NO_DELAY, "true");
     Lean lean = new Lean(true, Integer.parseInt(args[0]));
     System.out.println("decoding receiver listening on " + lean.baseUri());
   }
@@ -131,6 +140,7 @@ abstract class BenchReceiver implements AutoCloseable {
       if (!extra.isEmpty()) {
         command.addAll(List.of(extra.split("[\\s;]+")));
       }
+      command.add("-D" + NO_DELAY + "=true"); // the child's servers: FakeLoki sets no property
       command.addAll(
           List.of("-cp", System.getProperty("java.class.path"), mainClass, Integer.toString(port)));
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -204,7 +214,6 @@ abstract class BenchReceiver implements AutoCloseable {
 
     Lean(boolean decode, int port) throws IOException {
       this.decode = decode;
-      System.setProperty("sun.net.httpserver.nodelay", "true");
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
       server.setExecutor(executor);
       server.createContext(FakeLoki.PUSH_PATH, this::handle);

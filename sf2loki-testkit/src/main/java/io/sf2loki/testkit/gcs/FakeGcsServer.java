@@ -1,10 +1,15 @@
 package io.sf2loki.testkit.gcs;
 
+import static io.sf2loki.testkit.gcs.GcsWire.error;
+import static io.sf2loki.testkit.gcs.GcsWire.query;
+import static io.sf2loki.testkit.gcs.GcsWire.segment;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.sf2loki.testkit.FaultQueue;
+import io.sf2loki.testkit.ProtocolFake;
+import io.sf2loki.testkit.gcs.GcsWire.Reply;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,32 +17,32 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayDeque;
-import java.util.Base64;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.zip.CRC32C;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
 
 /**
  * A fake of the subset of the GCS JSON API that google-cloud-storage uses for small objects:
  * multipart upload with {@code ifGenerationMatch}, metadata get, media download (optionally at a
  * generation) and delete. Every check-and-set runs under one lock, so it is linearizable and can
- * serve race tests. Faults can be scripted per operation: an error status before anything happens,
- * or a dropped connection after the write was applied (a lost response).
+ * serve race tests. {@link GcsFault}s are scripted per operation: an error status before anything
+ * happens, a request lost before it is applied, or an answer lost after it was.
+ *
+ * <pre>
+ * try (FakeGcsServer gcs = FakeGcsServer.start()) {
+ *   gcs.inject(GcsFault.dropResponse(Operation.UPLOAD));
+ *   // StorageOptions.http().setHost(gcs.endpoint())...
+ * }
+ * </pre>
+ *
+ * <p>Thread-safe; see {@link ProtocolFake} for the shape it shares with the other fakes.
  */
-public final class FakeGcsServer implements AutoCloseable {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
+public final class FakeGcsServer implements ProtocolFake<GcsFault> {
 
   /** The operations faults can target. */
   public enum Operation {
@@ -47,45 +52,66 @@ public final class FakeGcsServer implements AutoCloseable {
     DELETE
   }
 
-  /** A scripted fault: an HTTP status (0 = drop the connection after applying the request). */
-  private record Fault(Operation operation, int status) {}
-
   private final HttpServer server;
-  private final Object lock = new Object();
-  private final Map<String, GcsObject> objects = new HashMap<>();
-  private final Deque<Fault> faults = new ArrayDeque<>();
+  private final URI uri;
+  private final GcsBuckets buckets = new GcsBuckets();
+  private final FaultQueue<GcsFault> faults = new FaultQueue<>(f -> 1);
   private final List<String> requests = new CopyOnWriteArrayList<>();
-  private long nextGeneration = 1_700_000_000_000_000L;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
-  private FakeGcsServer(HttpServer server) {
-    this.server = server;
+  private FakeGcsServer(Builder b) throws IOException {
+    this.server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 0);
+    this.uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    server.createContext("/", this::handle);
+    server.start();
   }
 
-  /** Starts on 127.0.0.1 and a free port. */
+  /** A builder with the defaults: an ephemeral loopback port. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts on 127.0.0.1 and a free port: the same as {@code builder().start()}. */
   public static FakeGcsServer start() throws IOException {
-    HttpServer http =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    FakeGcsServer fake = new FakeGcsServer(http);
-    http.createContext("/", fake::handle);
-    http.start();
-    return fake;
+    return builder().start();
   }
 
-  /** {@code http://127.0.0.1:PORT}, for {@code StorageOptions.setHost}. */
+  /** {@code http://127.0.0.1:PORT}. */
+  @Override
+  public URI uri() {
+    return uri;
+  }
+
+  /** {@link #uri()} as a string, for {@code StorageOptions.setHost}. */
   public String endpoint() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return uri.toString();
+  }
+
+  /** Queues {@code fault}; it strikes the next request of its operation not struck by another. */
+  @Override
+  public void inject(GcsFault fault) {
+    faults.add(fault);
   }
 
   /** The next request of {@code operation} fails with {@code status} before doing anything. */
   public void failNext(Operation operation, int status) {
-    synchronized (lock) {
-      faults.add(new Fault(operation, status));
-    }
+    inject(GcsFault.status(operation, status));
   }
 
   /** The next request of {@code operation} is applied but its connection drops without answer. */
   public void dropResponseOfNext(Operation operation) {
-    failNext(operation, 0);
+    inject(GcsFault.dropResponse(operation));
+  }
+
+  @Override
+  public int pendingFaults() {
+    return faults.pendingUses();
+  }
+
+  @Override
+  public void clearFaults() {
+    faults.clear();
   }
 
   /** Requests seen, as {@code OPERATION bucket/name [ifGenerationMatch=N]}. */
@@ -95,275 +121,166 @@ public final class FakeGcsServer implements AutoCloseable {
 
   /** The current object, if any. */
   public Optional<GcsObject> object(String bucket, String name) {
-    synchronized (lock) {
-      return Optional.ofNullable(objects.get(bucket + "/" + name));
+    synchronized (buckets) {
+      return buckets.get(bucket, name);
     }
   }
 
   /** Stores an object unconditionally (test setup). */
   public GcsObject put(String bucket, String name, byte[] data) {
-    synchronized (lock) {
-      GcsObject o = new GcsObject(bucket, name, data.clone(), nextGeneration++, "application/json");
-      objects.put(bucket + "/" + name, o);
-      return o;
+    synchronized (buckets) {
+      return buckets.put(bucket, name, data, "application/json");
     }
   }
 
+  /** Stops serving at once. Idempotent. */
   @Override
   public void close() {
-    server.stop(0);
+    if (closed.compareAndSet(false, true)) {
+      server.stop(0);
+    }
+  }
+
+  /** One request, parsed: its operation, its line in {@link #requests()} and what it does. */
+  private record Call(Operation operation, String description, Supplier<Reply> apply) {}
+
+  /** A request refused before it names an operation (no route, a malformed upload). */
+  private static final class Refused extends Exception {
+    private static final long serialVersionUID = 1L;
+    final transient Reply reply;
+
+    Refused(Reply reply) {
+      super(null, null, false, false);
+      this.reply = reply;
+    }
   }
 
   private void handle(HttpExchange ex) throws IOException {
     try (ex) {
-      URI uri = ex.getRequestURI();
-      String path = uri.getRawPath();
-      Map<String, String> query = query(uri.getRawQuery());
-      String method = ex.getRequestMethod();
-      byte[] body;
-      try (InputStream in = ex.getRequestBody()) {
-        body = in.readAllBytes();
+      Call call;
+      try {
+        call = parse(ex);
+      } catch (Refused r) {
+        r.reply.send(ex);
+        return;
       }
-      if ("gzip".equalsIgnoreCase(ex.getRequestHeaders().getFirst("Content-Encoding"))) {
-        try (InputStream unzipped = new GZIPInputStream(new ByteArrayInputStream(body))) {
-          body = unzipped.readAllBytes(); // the client gzips upload bodies
+      requests.add(call.description());
+      Reply reply;
+      Optional<GcsFault> fault;
+      synchronized (buckets) {
+        fault = faults.take(f -> f.operation() == call.operation());
+        if (fault.isPresent() && fault.get() instanceof GcsFault.DropRequest) {
+          return; // closing without a response, nothing applied: a request lost on the way
         }
+        reply =
+            fault.isPresent() && fault.get() instanceof GcsFault.Status s
+                ? error(s.status(), "injected", "injected failure")
+                : call.apply().get();
       }
-      if (method.equals("POST") && path.matches("/upload/storage/v1/b/[^/]+/o")) {
-        upload(ex, segment(path, 5), query, body);
-      } else if (path.matches("/(download/)?storage/v1/b/[^/]+/o/.+")) {
-        int offset = path.startsWith("/download/") ? 1 : 0;
-        String bucket = segment(path, 4 + offset);
-        String name =
-            URLDecoder.decode(
-                path.replaceFirst("^/(download/)?storage/v1/b/[^/]+/o/", ""),
-                StandardCharsets.UTF_8);
-        if (method.equals("DELETE")) {
-          delete(ex, bucket, name, query);
-        } else if ("media".equals(query.get("alt"))) {
-          download(ex, bucket, name, query);
-        } else {
-          metadata(ex, bucket, name);
-        }
-      } else {
-        error(ex, 404, "notFound", "no route for " + method + " " + path);
+      if (fault.isPresent() && fault.get() instanceof GcsFault.DropResponse) {
+        return; // applied, but the connection closes without the answer: a lost response
       }
+      reply.send(ex);
     }
   }
 
-  private void upload(HttpExchange ex, String bucket, Map<String, String> query, byte[] body)
-      throws IOException {
-    String contentType = ex.getRequestHeaders().getFirst("Content-Type");
+  private Call parse(HttpExchange ex) throws IOException, Refused {
+    URI requestUri = ex.getRequestURI();
+    String path = requestUri.getRawPath();
+    Map<String, String> query = query(requestUri.getRawQuery());
+    String method = ex.getRequestMethod();
+    byte[] body;
+    try (InputStream in = ex.getRequestBody()) {
+      body = in.readAllBytes();
+    }
+    if ("gzip".equalsIgnoreCase(ex.getRequestHeaders().getFirst("Content-Encoding"))) {
+      try (InputStream unzipped = new GZIPInputStream(new ByteArrayInputStream(body))) {
+        body = unzipped.readAllBytes(); // the client gzips upload bodies
+      }
+    }
+    if (method.equals("POST") && path.matches("/upload/storage/v1/b/[^/]+/o")) {
+      return upload(segment(path, 5), query, ex.getRequestHeaders().getFirst("Content-Type"), body);
+    }
+    if (!path.matches("/(download/)?storage/v1/b/[^/]+/o/.+")) {
+      throw new Refused(error(404, "notFound", "no route for " + method + " " + path));
+    }
+    String bucket = segment(path, path.startsWith("/download/") ? 5 : 4);
+    String name =
+        URLDecoder.decode(
+            path.replaceFirst("^/(download/)?storage/v1/b/[^/]+/o/", ""), StandardCharsets.UTF_8);
+    String object = bucket + "/" + name;
+    Optional<String> precondition = Optional.ofNullable(query.get("ifGenerationMatch"));
+    Optional<String> generation = Optional.ofNullable(query.get("generation"));
+    if (method.equals("DELETE")) {
+      return new Call(
+          Operation.DELETE,
+          "DELETE " + object + precondition.map(p -> " ifGenerationMatch=" + p).orElse(""),
+          () -> buckets.delete(bucket, name, precondition));
+    }
+    if ("media".equals(query.get("alt"))) {
+      return new Call(
+          Operation.DOWNLOAD,
+          "DOWNLOAD " + object + generation.map(g -> " generation=" + g).orElse(""),
+          () -> buckets.download(bucket, name, generation));
+    }
+    return new Call(
+        Operation.GET_METADATA, "GET_METADATA " + object, () -> buckets.metadata(bucket, name));
+  }
+
+  private Call upload(String bucket, Map<String, String> query, String contentType, byte[] body)
+      throws IOException, Refused {
     String name = query.get("name");
     byte[] data = body;
     String mediaType = "application/octet-stream";
     if (contentType != null && contentType.startsWith("multipart/related")) {
       List<byte[]> parts = Multipart.parts(body, contentType);
       if (parts.size() != 2) {
-        error(ex, 400, "invalid", "multipart upload needs metadata and media parts");
-        return;
+        throw new Refused(error(400, "invalid", "multipart upload needs metadata and media parts"));
       }
-      JsonNode meta = JSON.readTree(parts.get(0));
+      JsonNode meta = GcsWire.JSON.readTree(parts.get(0));
       name = meta.path("name").asText(name);
       mediaType = meta.path("contentType").asText(mediaType);
       data = parts.get(1);
     }
     if (name == null || name.isEmpty()) {
-      error(ex, 400, "required", "object name is required");
-      return;
+      throw new Refused(error(400, "required", "object name is required"));
     }
-    String precondition = query.get("ifGenerationMatch");
-    requests.add(
+    Optional<String> precondition = Optional.ofNullable(query.get("ifGenerationMatch"));
+    String objectName = name;
+    byte[] media = data;
+    String type = mediaType;
+    return new Call(
+        Operation.UPLOAD,
         "UPLOAD "
             + bucket
             + "/"
             + name
-            + (precondition == null ? "" : " ifGenerationMatch=" + precondition));
-    GcsObject stored;
-    boolean drop;
-    synchronized (lock) {
-      Fault fault = takeFault(Operation.UPLOAD);
-      if (fault != null && fault.status() != 0) {
-        error(ex, fault.status(), "injected", "injected failure");
-        return;
+            + precondition.map(p -> " ifGenerationMatch=" + p).orElse(""),
+        () -> buckets.upload(bucket, objectName, media, type, precondition));
+  }
+
+  /** Collects a {@link FakeGcsServer}'s options; {@link #start()} serves with them. */
+  public static final class Builder {
+    private int port;
+
+    private Builder() {}
+
+    /** The loopback port to listen on; 0 (the default) picks an ephemeral one. */
+    public Builder port(int v) {
+      if (v < 0 || v > 65_535) {
+        throw new IllegalArgumentException("port must be 0..65535: " + v);
       }
-      GcsObject current = objects.get(bucket + "/" + name);
-      if (precondition != null && !matches(current, precondition)) {
-        error(ex, 412, "conditionNotMet", "conditionNotMet");
-        return;
-      }
-      stored = new GcsObject(bucket, name, data, nextGeneration++, mediaType);
-      objects.put(bucket + "/" + name, stored);
-      drop = fault != null;
+      this.port = v;
+      return this;
     }
-    if (drop) {
-      return; // closing without a response: the client sees a dropped connection
+
+    /**
+     * Binds the port and serves. Each call starts another server.
+     *
+     * @throws IOException when the port cannot be bound
+     */
+    public FakeGcsServer start() throws IOException {
+      return new FakeGcsServer(this);
     }
-    json(ex, 200, metadataOf(stored));
-  }
-
-  private void metadata(HttpExchange ex, String bucket, String name) throws IOException {
-    requests.add("GET_METADATA " + bucket + "/" + name);
-    GcsObject current;
-    synchronized (lock) {
-      if (injected(ex, Operation.GET_METADATA)) {
-        return;
-      }
-      current = objects.get(bucket + "/" + name);
-    }
-    if (current == null) {
-      error(ex, 404, "notFound", "No such object: " + bucket + "/" + name);
-    } else {
-      json(ex, 200, metadataOf(current));
-    }
-  }
-
-  private void download(HttpExchange ex, String bucket, String name, Map<String, String> query)
-      throws IOException {
-    requests.add(
-        "DOWNLOAD "
-            + bucket
-            + "/"
-            + name
-            + (query.containsKey("generation") ? " generation=" + query.get("generation") : ""));
-    GcsObject current;
-    synchronized (lock) {
-      if (injected(ex, Operation.DOWNLOAD)) {
-        return;
-      }
-      current = objects.get(bucket + "/" + name);
-    }
-    String generation = query.get("generation");
-    if (current == null
-        || generation != null && !generation.equals(Long.toString(current.generation()))) {
-      error(ex, 404, "notFound", "No such object: " + bucket + "/" + name);
-      return;
-    }
-    ex.getResponseHeaders().set("Content-Type", current.contentType());
-    ex.getResponseHeaders().set("x-goog-generation", Long.toString(current.generation()));
-    ex.getResponseHeaders()
-        .set("x-goog-hash", "crc32c=" + crc32c(current.data()) + ",md5=" + md5(current.data()));
-    ex.sendResponseHeaders(200, current.data().length == 0 ? -1 : current.data().length);
-    ex.getResponseBody().write(current.data());
-  }
-
-  private void delete(HttpExchange ex, String bucket, String name, Map<String, String> query)
-      throws IOException {
-    String precondition = query.get("ifGenerationMatch");
-    requests.add(
-        "DELETE "
-            + bucket
-            + "/"
-            + name
-            + (precondition == null ? "" : " ifGenerationMatch=" + precondition));
-    synchronized (lock) {
-      if (injected(ex, Operation.DELETE)) {
-        return;
-      }
-      GcsObject current = objects.get(bucket + "/" + name);
-      if (current == null) {
-        error(ex, 404, "notFound", "No such object: " + bucket + "/" + name);
-        return;
-      }
-      if (precondition != null && !matches(current, precondition)) {
-        error(ex, 412, "conditionNotMet", "conditionNotMet");
-        return;
-      }
-      objects.remove(bucket + "/" + name);
-    }
-    ex.sendResponseHeaders(204, -1);
-  }
-
-  /** Applies a scripted non-write fault; true when the exchange was answered with it. */
-  private boolean injected(HttpExchange ex, Operation operation) throws IOException {
-    Fault fault = takeFault(operation);
-    if (fault == null) {
-      return false;
-    }
-    if (fault.status() != 0) {
-      error(ex, fault.status(), "injected", "injected failure");
-    }
-    return true;
-  }
-
-  private Fault takeFault(Operation operation) {
-    Fault next = faults.peek();
-    if (next != null && next.operation() == operation) {
-      return faults.poll();
-    }
-    return null;
-  }
-
-  private static boolean matches(GcsObject current, String precondition) {
-    long expected = Long.parseLong(precondition);
-    return expected == 0 ? current == null : current != null && current.generation() == expected;
-  }
-
-  private static ObjectNode metadataOf(GcsObject o) {
-    ObjectNode n = JSON.createObjectNode();
-    n.put("kind", "storage#object");
-    n.put("id", o.bucket() + "/" + o.name() + "/" + o.generation());
-    n.put("name", o.name());
-    n.put("bucket", o.bucket());
-    n.put("generation", Long.toString(o.generation())); // a string in the JSON API
-    n.put("metageneration", "1");
-    n.put("contentType", o.contentType());
-    n.put("size", Long.toString(o.data().length));
-    n.put("md5Hash", md5(o.data()));
-    n.put("crc32c", crc32c(o.data()));
-    n.put("storageClass", "STANDARD");
-    n.put("timeCreated", "2026-01-01T00:00:00.000Z");
-    n.put("updated", "2026-01-01T00:00:00.000Z");
-    return n;
-  }
-
-  private static void error(HttpExchange ex, int status, String reason, String message)
-      throws IOException {
-    ObjectNode err = JSON.createObjectNode();
-    ObjectNode inner = err.putObject("error");
-    inner.put("code", status);
-    inner.put("message", message);
-    inner.putArray("errors").addObject().put("reason", reason).put("message", message);
-    json(ex, status, err);
-  }
-
-  private static void json(HttpExchange ex, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
-    ex.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
-    ex.sendResponseHeaders(status, bytes.length);
-    ex.getResponseBody().write(bytes);
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> out = new LinkedHashMap<>();
-    if (raw == null) {
-      return out;
-    }
-    for (String pair : raw.split("&")) {
-      int eq = pair.indexOf('=');
-      String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-      out.put(k, v);
-    }
-    return out;
-  }
-
-  private static String segment(String path, int index) {
-    return URLDecoder.decode(path.split("/")[index], StandardCharsets.UTF_8);
-  }
-
-  private static String md5(byte[] data) {
-    try {
-      return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(data));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static String crc32c(byte[] data) {
-    CRC32C crc = new CRC32C();
-    crc.update(data);
-    return Base64.getEncoder()
-        .encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
   }
 }

@@ -1,68 +1,105 @@
 package io.sf2loki.testkit.loki;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A scripted misbehaviour applied to the next {@code count} pushes, in the shape {@code POST
- * /testkit/faults} accepts: {@code {"status": 429, "retry_after": "1", "count": 4}}, {@code
- * {"reset": true, "count": 2}}, {@code {"latency_ms": 500, "count": 10}}.
+ * A scripted misbehaviour of the fake Loki, striking the next {@link #count()} pushes at a named
+ * point of the exchange: {@link Status} answers instead of storing, {@link DisconnectMidBody} drops
+ * the connection while the body is read, {@link Latency} delays a push that is then stored.
  *
- * @param status the status to answer instead of processing the push (0: process normally)
- * @param retryAfter a {@code Retry-After} header value to send with {@code status}
- * @param reset drop the connection after reading part of the body, answering nothing
- * @param latency delay before answering
- * @param count how many pushes this fault applies to
+ * <p>{@code POST /testkit/faults} accepts the JSON forms {@code {"status": 429, "retry_after": "1",
+ * "count": 4}}, {@code {"reset": true, "count": 2}} and {@code {"latency_ms": 500, "count": 10}};
+ * {@code latency_ms} with {@code status} delays that answer. {@code count} defaults to 1.
  */
-public record Fault(
-    int status, Optional<String> retryAfter, boolean reset, Duration latency, int count) {
+public sealed interface Fault permits Fault.Status, Fault.DisconnectMidBody, Fault.Latency {
 
-  public Fault {
-    if (count < 1) {
-      throw new IllegalArgumentException("fault count must be at least 1");
+  /** How many pushes this fault strikes. */
+  int count();
+
+  /**
+   * Answers {@code status}, with a {@code Retry-After} header when given, instead of processing the
+   * push: nothing is stored.
+   *
+   * @param status an HTTP status, 100 to 599
+   * @param retryAfter the {@code Retry-After} value (seconds or an HTTP date)
+   * @param delay how long to wait, once the body is read, before answering
+   * @param count how many pushes it strikes
+   */
+  record Status(int status, Optional<String> retryAfter, Duration delay, int count)
+      implements Fault {
+    public Status {
+      if (status < 100 || status > 599) {
+        throw new IllegalArgumentException("fault status " + status + " is not an HTTP status");
+      }
+      Objects.requireNonNull(retryAfter, "retryAfter");
+      delay = nonNegative(delay);
+      positive(count);
     }
-    if (status != 0 && (status < 100 || status > 599)) {
-      throw new IllegalArgumentException("fault status " + status + " is not an HTTP status");
+  }
+
+  /**
+   * Reads half of the announced body (one byte when none is announced), then closes the connection
+   * without answering: nothing is stored, and the client sees a connection lost mid-request.
+   *
+   * @param count how many pushes it strikes
+   */
+  record DisconnectMidBody(int count) implements Fault {
+    public DisconnectMidBody {
+      positive(count);
+    }
+  }
+
+  /**
+   * Waits {@code delay} once the body is read, then processes the push as usual.
+   *
+   * @param delay the added latency
+   * @param count how many pushes it strikes
+   */
+  record Latency(Duration delay, int count) implements Fault {
+    public Latency {
+      delay = nonNegative(delay);
+      positive(count);
     }
   }
 
   /** Answer {@code status} to the next {@code count} pushes without storing them. */
-  public static Fault status(int status, int count) {
-    return new Fault(status, Optional.empty(), false, Duration.ZERO, count);
+  static Status status(int status, int count) {
+    return new Status(status, Optional.empty(), Duration.ZERO, count);
   }
 
   /** Answer {@code status} with {@code Retry-After: retryAfter} (seconds or an HTTP date). */
-  public static Fault status(int status, String retryAfter, int count) {
-    return new Fault(status, Optional.of(retryAfter), false, Duration.ZERO, count);
+  static Status status(int status, String retryAfter, int count) {
+    return new Status(status, Optional.of(retryAfter), Duration.ZERO, count);
   }
 
   /** Drop the connection mid-body on the next {@code count} pushes. */
-  public static Fault reset(int count) {
-    return new Fault(0, Optional.empty(), true, Duration.ZERO, count);
+  static DisconnectMidBody disconnectMidBody(int count) {
+    return new DisconnectMidBody(count);
+  }
+
+  /** The same as {@link #disconnectMidBody(int)}: the connection is reset mid-body. */
+  static DisconnectMidBody reset(int count) {
+    return disconnectMidBody(count);
   }
 
   /** Delay the next {@code count} responses (the pushes are processed normally). */
-  public static Fault latency(Duration latency, int count) {
-    return new Fault(0, Optional.empty(), false, latency, count);
+  static Latency latency(Duration latency, int count) {
+    return new Latency(latency, count);
   }
 
-  /** Parses the JSON form; unknown fields are ignored. */
-  static Fault fromJson(JsonNode node) {
-    int count = node.path("count").asInt(1);
-    Optional<String> retryAfter =
-        node.hasNonNull("retry_after")
-            ? Optional.of(node.get("retry_after").asText())
-            : Optional.empty();
-    return new Fault(
-        node.path("status").asInt(0),
-        retryAfter,
-        node.path("reset").asBoolean(false),
-        Duration.ofMillis(node.path("latency_ms").asLong(0)),
-        count);
+  private static Duration nonNegative(Duration delay) {
+    Objects.requireNonNull(delay, "delay");
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("fault delay must not be negative: " + delay);
+    }
+    return delay;
   }
 
-  Fault decrement() {
-    return new Fault(status, retryAfter, reset, latency, count - 1);
+  private static void positive(int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("fault count must be at least 1");
+    }
   }
 }

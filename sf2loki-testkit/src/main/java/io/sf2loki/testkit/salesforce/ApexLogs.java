@@ -131,7 +131,10 @@ public final class ApexLogs {
             "type",
             "ApexLog",
             "url",
-            "/services/data/v" + fake.apiVersion() + "/tooling/sobjects/ApexLog/" + l.id()));
+            "/services/data/v"
+                + fake.settings().apiVersion()
+                + "/tooling/sobjects/ApexLog/"
+                + l.id()));
     r.put("Id", l.id());
     r.put("LogUserId", "005000000000001AAA");
     r.put("LogLength", l.body().getBytes(StandardCharsets.UTF_8).length);

@@ -110,6 +110,6 @@ public final class EventObjects {
   }
 
   String apiVersion() {
-    return fake.apiVersion();
+    return fake.settings().apiVersion();
   }
 }

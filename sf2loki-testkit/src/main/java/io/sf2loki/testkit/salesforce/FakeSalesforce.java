@@ -1,6 +1,7 @@
 package io.sf2loki.testkit.salesforce;
 
 import com.sun.net.httpserver.HttpServer;
+import io.sf2loki.testkit.ProtocolFake;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -21,23 +22,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A fake Salesforce org on an ephemeral local port. See the package documentation for what it
- * serves. Thread-safe; {@link #close()} stops the server and any activity generator.
+ * serves. Thread-safe; {@link #close()} stops the server and any activity generator. See {@link
+ * ProtocolFake} for the shape it shares with the other fakes.
  *
  * <pre>
  * try (FakeSalesforce sf = FakeSalesforce.builder().clientId("cid").username("u@x")
  *     .jwtPublicKey(keys.getPublic()).build()) {
  *   sf.addLogFile(...);
- *   // point salesforce.login_url at sf.baseUrl()
+ *   sf.inject(Fault.requestLimitExceeded(Fault.Route.QUERY));
+ *   // point salesforce.login_url at sf.uri()
  * }
  * </pre>
  */
-public final class FakeSalesforce implements AutoCloseable {
+public final class FakeSalesforce implements ProtocolFake<Fault> {
 
-  private final Builder settings;
+  private final OrgSettings settings;
   private final HttpServer server;
   private final ExecutorService executor;
   private final URI baseUrl;
@@ -52,12 +56,14 @@ public final class FakeSalesforce implements AutoCloseable {
   private final Activity activity = new Activity(this);
   private final EventObjects eventObjects = new EventObjects(this);
   private final ApexLogs apexLogs = new ApexLogs(this);
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Duration clockOffset = Duration.ZERO;
 
-  private FakeSalesforce(Builder b) throws IOException {
-    this.settings = b;
+  private FakeSalesforce(OrgSettings settings) throws IOException {
+    this.settings = settings;
     this.server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 0);
+        HttpServer.create(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port()), 0);
     this.executor = Executors.newCachedThreadPool();
     server.setExecutor(executor);
     this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
@@ -71,18 +77,31 @@ public final class FakeSalesforce implements AutoCloseable {
   }
 
   /** {@code http://127.0.0.1:<port>}: the login URL, JWT audience and instance URL. */
+  @Override
+  public URI uri() {
+    return baseUrl;
+  }
+
+  /** The same as {@link #uri()}. */
   public URI baseUrl() {
     return baseUrl;
   }
 
-  /** Schedules a fault. */
+  /** Schedules a fault; it strikes the next request it applies to, in the order queued. */
+  @Override
   public void inject(Fault fault) {
     faults.add(fault);
   }
 
-  /** Faults not yet consumed. */
+  /** Requests still to be hit by a queued fault (a fault's remaining uses included). */
+  @Override
   public int pendingFaults() {
     return faults.pendingCount();
+  }
+
+  @Override
+  public void clearFaults() {
+    faults.clear();
   }
 
   /** Adds (or regenerates, same id) a file; visible once its CreatedDate has passed. */
@@ -98,7 +117,7 @@ public final class FakeSalesforce implements AutoCloseable {
       String eventType, String interval, Instant logDate, Instant createdDate, long rows) {
     long n = idCounter.incrementAndGet();
     String id = String.format("0ATD0000%07dAAA", n);
-    long seed = n + settings.seed * 1_000_003L;
+    long seed = n + settings.seed() * 1_000_003L;
     LogFileSpec spec =
         new LogFileSpec(id, eventType, interval, logDate, createdDate, 1, rows, seed, true);
     addLogFile(spec);
@@ -117,7 +136,7 @@ public final class FakeSalesforce implements AutoCloseable {
 
   /** The generator of {@code spec}'s body, to recompute expected rows. */
   public LogFileCsv csv(LogFileSpec spec) {
-    return new LogFileCsv(spec, settings.orgId);
+    return new LogFileCsv(spec, settings.orgId());
   }
 
   /** Makes every issued token invalid, as an org session timeout does. */
@@ -170,10 +189,13 @@ public final class FakeSalesforce implements AutoCloseable {
 
   /**
    * Stops serving. The JDK server's stop waits for its dispatcher's one-second select tick, so it
-   * runs on a background thread and the caller does not wait for it.
+   * runs on a background thread and the caller does not wait for it. Idempotent.
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     activity.stop();
     Thread stopper =
         new Thread(
@@ -189,47 +211,23 @@ public final class FakeSalesforce implements AutoCloseable {
   // ---- package-private state used by the handlers ----
 
   Instant serverNow() {
-    return settings.clock.instant().plus(clockOffset);
+    return settings.clock().instant().plus(clockOffset);
   }
 
   Faults faults() {
     return faults;
   }
 
-  String clientId() {
-    return settings.clientId;
-  }
-
-  Optional<String> clientSecret() {
-    return Optional.ofNullable(settings.clientSecret);
-  }
-
-  Optional<String> username() {
-    return Optional.ofNullable(settings.username);
-  }
-
-  Optional<PublicKey> jwtPublicKey() {
-    return Optional.ofNullable(settings.jwtPublicKey);
+  OrgSettings settings() {
+    return settings;
   }
 
   String audience() {
-    return settings.audience != null ? settings.audience : baseUrl.toString();
-  }
-
-  String orgId() {
-    return settings.orgId;
-  }
-
-  String apiVersion() {
-    return settings.apiVersion;
-  }
-
-  int queryBatchSize() {
-    return settings.queryBatchSize;
+    return settings.audience().orElse(baseUrl.toString());
   }
 
   String issueToken() {
-    String token = settings.orgId.substring(0, 15) + "!AQ" + tokenCounter.incrementAndGet() + "x";
+    String token = settings.orgId().substring(0, 15) + "!AQ" + tokenCounter.incrementAndGet() + "x";
     tokens.add(token);
     return token;
   }
@@ -268,7 +266,7 @@ public final class FakeSalesforce implements AutoCloseable {
     return idCounter.incrementAndGet();
   }
 
-  /** Builds a {@link FakeSalesforce}. */
+  /** Collects a {@link FakeSalesforce}'s options; {@link #start()} serves with them. */
   public static final class Builder {
     private String clientId = "test-client-id";
     private String clientSecret;
@@ -320,7 +318,7 @@ public final class FakeSalesforce implements AutoCloseable {
       return this;
     }
 
-    /** The expected JWT {@code aud}; defaults to {@link #baseUrl()}. */
+    /** The expected JWT {@code aud}; defaults to {@link FakeSalesforce#uri()}. */
     public Builder audience(String v) {
       this.audience = v;
       return this;
@@ -338,6 +336,9 @@ public final class FakeSalesforce implements AutoCloseable {
 
     /** Records per query page before {@code nextRecordsUrl} kicks in. */
     public Builder queryBatchSize(int v) {
+      if (v < 1) {
+        throw new IllegalArgumentException("queryBatchSize must be at least 1: " + v);
+      }
       this.queryBatchSize = v;
       return this;
     }
@@ -347,10 +348,35 @@ public final class FakeSalesforce implements AutoCloseable {
       return this;
     }
 
-    /** Starts the server. */
+    /**
+     * Binds the port and serves. Each call starts another org with the options as they are now.
+     *
+     * @throws IOException when the port cannot be bound
+     */
+    public FakeSalesforce start() throws IOException {
+      return new FakeSalesforce(
+          new OrgSettings(
+              clientId,
+              Optional.ofNullable(clientSecret),
+              Optional.ofNullable(username),
+              Optional.ofNullable(jwtPublicKey),
+              Optional.ofNullable(audience),
+              orgId,
+              apiVersion,
+              queryBatchSize,
+              clock,
+              port,
+              seed));
+    }
+
+    /**
+     * The same as {@link #start()}, for callers that cannot handle {@link IOException}.
+     *
+     * @throws UncheckedIOException when the port cannot be bound
+     */
     public FakeSalesforce build() {
       try {
-        return new FakeSalesforce(this);
+        return start();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot start the fake Salesforce", e);
       }

@@ -5,19 +5,16 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A scripted misbehaviour of the fake, applied to the next {@code times} requests of its route.
- *
- * @param route which endpoint misbehaves
- * @param kind what it does
- * @param status the HTTP status for {@link Kind#STATUS}
- * @param body the response body for {@link Kind#STATUS}
- * @param times how many requests it applies to
- * @param delay added latency for {@link Kind#LATENCY}
+ * A scripted misbehaviour of the fake, striking the next {@link #times()} requests of its {@link
+ * Route} at a named point: {@link Status} answers instead of the endpoint, {@link Malformed}
+ * answers a 2xx the route does not promise, {@link CutMidStream} breaks a LogFile download
+ * half-way, {@link Latency} delays a request that is then served as usual.
  */
-public record Fault(Route route, Kind kind, int status, String body, int times, Duration delay) {
+public sealed interface Fault
+    permits Fault.Status, Fault.Malformed, Fault.CutMidStream, Fault.Latency {
 
   /** The endpoints a fault can target. */
-  public enum Route {
+  enum Route {
     TOKEN,
     USERINFO,
     QUERY,
@@ -29,19 +26,19 @@ public record Fault(Route route, Kind kind, int status, String body, int times, 
     }
   }
 
-  /** The misbehaviours. */
-  public enum Kind {
-    /** Answer with {@code status} and {@code body} instead of the real response. */
+  /** The misbehaviours, by name: one per fault type, three for {@link Malformed}. */
+  enum Kind {
+    /** {@link Status}: answer with a status and body instead of the real response. */
     STATUS,
-    /** 200 with a body that is not JSON. */
+    /** {@link Malformed}: 200 with a body that is not JSON. */
     NON_JSON,
-    /** 200 with a JSON array. */
+    /** {@link Malformed}: 200 with a JSON array. */
     JSON_ARRAY,
-    /** 200 with a JSON object that lacks {@code records}. */
+    /** {@link Malformed}: 200 with a JSON object that lacks {@code records}. */
     WRONG_SHAPE,
-    /** Start the real body, then cut the connection half-way. */
+    /** {@link CutMidStream}: start the real body, then cut the connection half-way. */
     CUT_MID_STREAM,
-    /** Wait {@code delay}, then answer normally. */
+    /** {@link Latency}: wait, then answer normally. */
     LATENCY;
 
     static Kind parse(String s) {
@@ -49,23 +46,139 @@ public record Fault(Route route, Kind kind, int status, String body, int times, 
     }
   }
 
-  public Fault {
-    Objects.requireNonNull(route, "route");
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(body, "body");
-    Objects.requireNonNull(delay, "delay");
-    if (times < 1) {
-      throw new IllegalArgumentException("times must be at least 1");
+  /** Which endpoint misbehaves. */
+  Route route();
+
+  /** What it does. */
+  Kind kind();
+
+  /** How many requests it strikes. */
+  int times();
+
+  /** The same fault for {@code n} requests. */
+  Fault times(int n);
+
+  /**
+   * True when this fault can strike a request of route {@code r}: aimed at it (or at any route),
+   * and of a kind that acts there. A cut needs a streamed download, so a cut aimed at any route
+   * waits in the queue for a LogFile request instead of being spent on one it cannot cut.
+   */
+  default boolean appliesTo(Route r) {
+    boolean aimed = route() == Route.ANY || route() == r;
+    return aimed && (kind() != Kind.CUT_MID_STREAM || r == Route.LOGFILE);
+  }
+
+  /**
+   * Answers {@code status} with {@code body} (JSON) instead of the real response.
+   *
+   * @param route the endpoint it strikes
+   * @param status an HTTP status, 100 to 599
+   * @param body the response body
+   * @param times how many requests it strikes
+   */
+  record Status(Route route, int status, String body, int times) implements Fault {
+    public Status {
+      Objects.requireNonNull(route, "route");
+      Objects.requireNonNull(body, "body");
+      if (status < 100 || status > 599) {
+        throw new IllegalArgumentException("fault status " + status + " is not an HTTP status");
+      }
+      positive(times);
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.STATUS;
+    }
+
+    @Override
+    public Status times(int n) {
+      return new Status(route, status, body, n);
+    }
+  }
+
+  /**
+   * Answers 200 with a body the route does not promise.
+   *
+   * @param route the endpoint it strikes
+   * @param kind {@link Kind#NON_JSON}, {@link Kind#JSON_ARRAY} or {@link Kind#WRONG_SHAPE}
+   * @param times how many requests it strikes
+   */
+  record Malformed(Route route, Kind kind, int times) implements Fault {
+    public Malformed {
+      Objects.requireNonNull(route, "route");
+      if (kind != Kind.NON_JSON && kind != Kind.JSON_ARRAY && kind != Kind.WRONG_SHAPE) {
+        throw new IllegalArgumentException(
+            "a malformed answer is NON_JSON, JSON_ARRAY or WRONG_SHAPE, not " + kind);
+      }
+      positive(times);
+    }
+
+    @Override
+    public Malformed times(int n) {
+      return new Malformed(route, kind, n);
+    }
+  }
+
+  /**
+   * Starts the real LogFile body, then drops the connection half-way through it.
+   *
+   * @param route {@link Route#LOGFILE}, or {@link Route#ANY} for the next download
+   * @param times how many downloads it strikes
+   */
+  record CutMidStream(Route route, int times) implements Fault {
+    public CutMidStream {
+      if (route != Route.LOGFILE && route != Route.ANY) {
+        throw new IllegalArgumentException("only a LogFile download can be cut, not " + route);
+      }
+      positive(times);
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.CUT_MID_STREAM;
+    }
+
+    @Override
+    public CutMidStream times(int n) {
+      return new CutMidStream(route, n);
+    }
+  }
+
+  /**
+   * Waits {@code delay}, then serves the request as usual.
+   *
+   * @param route the endpoint it strikes
+   * @param delay the added latency
+   * @param times how many requests it strikes
+   */
+  record Latency(Route route, Duration delay, int times) implements Fault {
+    public Latency {
+      Objects.requireNonNull(route, "route");
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("fault delay must not be negative: " + delay);
+      }
+      positive(times);
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.LATENCY;
+    }
+
+    @Override
+    public Latency times(int n) {
+      return new Latency(route, delay, n);
     }
   }
 
   /** Any status and body, once. */
-  public static Fault status(Route route, int status, String body) {
-    return new Fault(route, Kind.STATUS, status, body, 1, Duration.ZERO);
+  static Status status(Route route, int status, String body) {
+    return new Status(route, status, body, 1);
   }
 
   /** 401 INVALID_SESSION_ID, once. */
-  public static Fault invalidSession(Route route) {
+  static Status invalidSession(Route route) {
     return status(
         route,
         401,
@@ -73,7 +186,7 @@ public record Fault(Route route, Kind kind, int status, String body, int times, 
   }
 
   /** 403 REQUEST_LIMIT_EXCEEDED, once. */
-  public static Fault requestLimitExceeded(Route route) {
+  static Status requestLimitExceeded(Route route) {
     return status(
         route,
         403,
@@ -81,7 +194,7 @@ public record Fault(Route route, Kind kind, int status, String body, int times, 
   }
 
   /** 500 with a Salesforce error body, once. */
-  public static Fault serverError(Route route) {
+  static Status serverError(Route route) {
     return status(
         route,
         500,
@@ -89,26 +202,23 @@ public record Fault(Route route, Kind kind, int status, String body, int times, 
   }
 
   /** A 2xx that is not what the route promises, once. */
-  public static Fault malformed(Route route, Kind kind) {
-    return new Fault(route, kind, 200, "", 1, Duration.ZERO);
+  static Malformed malformed(Route route, Kind kind) {
+    return new Malformed(route, kind, 1);
   }
 
   /** A LogFile download that breaks half-way, once. */
-  public static Fault cutMidStream() {
-    return new Fault(Route.LOGFILE, Kind.CUT_MID_STREAM, 200, "", 1, Duration.ZERO);
+  static CutMidStream cutMidStream() {
+    return new CutMidStream(Route.LOGFILE, 1);
   }
 
   /** Extra latency, once. */
-  public static Fault latency(Route route, Duration delay) {
-    return new Fault(route, Kind.LATENCY, 200, "", 1, delay);
+  static Latency latency(Route route, Duration delay) {
+    return new Latency(route, delay, 1);
   }
 
-  /** The same fault for {@code n} requests. */
-  public Fault times(int n) {
-    return new Fault(route, kind, status, body, n, delay);
-  }
-
-  boolean appliesTo(Route r) {
-    return route == Route.ANY || route == r;
+  private static void positive(int times) {
+    if (times < 1) {
+      throw new IllegalArgumentException("times must be at least 1");
+    }
   }
 }

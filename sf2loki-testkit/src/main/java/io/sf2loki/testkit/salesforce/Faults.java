@@ -1,39 +1,28 @@
 package io.sf2loki.testkit.salesforce;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.sf2loki.testkit.FaultQueue;
 import java.util.Optional;
 
-/** The queue of scripted faults; each request of a route consumes the first matching one. */
+/** The queue of scripted faults; each request of a route takes the first fault that applies. */
 final class Faults {
 
-  private final List<Fault> pending = new ArrayList<>();
+  private final FaultQueue<Fault> pending = new FaultQueue<>(Fault::times);
 
-  synchronized void add(Fault fault) {
+  void add(Fault fault) {
     pending.add(fault);
   }
 
-  synchronized void clear() {
+  void clear() {
     pending.clear();
   }
 
-  synchronized int pendingCount() {
-    return pending.size();
+  /** Requests still to be hit by a queued fault (a fault's remaining uses included). */
+  int pendingCount() {
+    return pending.pendingUses();
   }
 
-  /** Takes one use of the first fault aimed at {@code route}. */
-  synchronized Optional<Fault> take(Fault.Route route) {
-    for (int i = 0; i < pending.size(); i++) {
-      Fault f = pending.get(i);
-      if (f.appliesTo(route)) {
-        if (f.times() > 1) {
-          pending.set(i, f.times(f.times() - 1));
-        } else {
-          pending.remove(i);
-        }
-        return Optional.of(f);
-      }
-    }
-    return Optional.empty();
+  /** Takes one use of the first fault that can strike a request of {@code route}. */
+  Optional<Fault> take(Fault.Route route) {
+    return pending.take(f -> f.appliesTo(route));
   }
 }

@@ -98,7 +98,7 @@ final class QueryEndpoint {
       List<Map<String, Object>> all,
       int offset)
       throws IOException {
-    int end = Math.min(all.size(), offset + fake.queryBatchSize());
+    int end = Math.min(all.size(), offset + fake.settings().queryBatchSize());
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("totalSize", all.size());
     body.put("done", end >= all.size());
@@ -162,7 +162,10 @@ final class QueryEndpoint {
             "type",
             "EventLogFile",
             "url",
-            "/services/data/v" + fake.apiVersion() + "/sobjects/EventLogFile/" + f.id()));
+            "/services/data/v"
+                + fake.settings().apiVersion()
+                + "/sobjects/EventLogFile/"
+                + f.id()));
     r.put("Id", f.id());
     r.put("EventType", f.eventType());
     r.put("Interval", f.interval());

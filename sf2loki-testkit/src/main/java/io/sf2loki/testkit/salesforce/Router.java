@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -67,7 +68,7 @@ final class Router implements HttpHandler {
         http.restError(ex, 401, "INVALID_SESSION_ID", "Session expired or invalid");
         return;
       }
-      dispatchData(ex, path, fault.filter(f -> f.kind() == Fault.Kind.CUT_MID_STREAM));
+      dispatchData(ex, path, fault.filter(Fault.CutMidStream.class::isInstance));
     }
   }
 
@@ -84,22 +85,24 @@ final class Router implements HttpHandler {
     return path.contains("/query") ? Fault.Route.QUERY : Fault.Route.ANY;
   }
 
-  /** True when the fault answered the request itself. */
+  /** True when the fault answered the request itself; a cut acts later, in the download. */
   private boolean applyFault(HttpExchange ex, Fault f) throws IOException, InterruptedException {
-    switch (f.kind()) {
-      case STATUS -> http.json(ex, f.status(), f.body());
-      case NON_JSON -> http.send(ex, 200, "text/html", "<html><body>Maintenance</body></html>");
-      case JSON_ARRAY -> http.json(ex, 200, "[{\"unexpected\":true}]");
-      case WRONG_SHAPE -> http.json(ex, 200, "{\"totalSize\":1,\"done\":true}");
-      case LATENCY -> {
-        Thread.sleep(f.delay().toMillis());
-        return false;
-      }
-      case CUT_MID_STREAM -> {
-        return false;
-      }
+    if (f instanceof Fault.Status s) {
+      http.json(ex, s.status(), s.body());
+      return true;
     }
-    return true;
+    if (f instanceof Fault.Malformed m) {
+      switch (m.kind()) {
+        case NON_JSON -> http.send(ex, 200, "text/html", "<html><body>Maintenance</body></html>");
+        case JSON_ARRAY -> http.json(ex, 200, "[{\"unexpected\":true}]");
+        default -> http.json(ex, 200, "{\"totalSize\":1,\"done\":true}"); // WRONG_SHAPE
+      }
+      return true;
+    }
+    if (f instanceof Fault.Latency l) {
+      TimeUnit.NANOSECONDS.sleep(l.delay().toNanos());
+    }
+    return false;
   }
 
   private boolean authorised(HttpExchange ex) {
@@ -116,9 +119,10 @@ final class Router implements HttpHandler {
           200,
           Json.write(
               Map.of(
-                  "organization_id", fake.orgId(),
+                  "organization_id", fake.settings().orgId(),
                   "user_id", "005000000000001AAA",
-                  "preferred_username", fake.username().orElse("integration@example.com"))));
+                  "preferred_username",
+                      fake.settings().username().orElse("integration@example.com"))));
       return;
     }
     Matcher m = DATA.matcher(path);

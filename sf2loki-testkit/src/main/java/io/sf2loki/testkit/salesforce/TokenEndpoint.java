@@ -61,7 +61,7 @@ final class TokenEndpoint {
     Map<String, String> body = new LinkedHashMap<>();
     body.put("access_token", token);
     body.put("instance_url", fake.baseUrl().toString());
-    body.put("id", fake.baseUrl() + "/id/" + fake.orgId() + "/005000000000001AAA");
+    body.put("id", fake.baseUrl() + "/id/" + fake.settings().orgId() + "/005000000000001AAA");
     body.put("token_type", "Bearer");
     body.put("issued_at", Long.toString(fake.serverNow().toEpochMilli()));
     body.put("signature", "c2lnbmF0dXJl");
@@ -70,11 +70,11 @@ final class TokenEndpoint {
   }
 
   private Optional<String> verifyClientCredentials(Map<String, String> form) {
-    if (!fake.clientId().equals(form.get("client_id"))) {
+    if (!fake.settings().clientId().equals(form.get("client_id"))) {
       return Optional.of("invalid_client_id|client identifier invalid");
     }
-    if (fake.clientSecret().isEmpty()
-        || !fake.clientSecret().get().equals(form.get("client_secret"))) {
+    if (fake.settings().clientSecret().isEmpty()
+        || !fake.settings().clientSecret().get().equals(form.get("client_secret"))) {
       return Optional.of("invalid_client|invalid client credentials");
     }
     return Optional.empty();
@@ -82,7 +82,7 @@ final class TokenEndpoint {
 
   private Optional<String> verifyJwt(String assertion) {
     String[] parts = assertion.split("\\.");
-    if (parts.length != 3 || fake.jwtPublicKey().isEmpty()) {
+    if (parts.length != 3 || fake.settings().jwtPublicKey().isEmpty()) {
       return Optional.of("invalid_grant|invalid assertion");
     }
     try {
@@ -91,7 +91,7 @@ final class TokenEndpoint {
       if (!"RS256".equals(header.path("alg").asText())) {
         return Optional.of("invalid_grant|invalid assertion: alg must be RS256");
       }
-      if (!verifySignature(fake.jwtPublicKey().get(), parts)) {
+      if (!verifySignature(fake.settings().jwtPublicKey().get(), parts)) {
         return Optional.of("invalid_grant|invalid assertion: signature verification failed");
       }
       Set<String> names = new TreeSet<>();
@@ -106,7 +106,7 @@ final class TokenEndpoint {
   }
 
   private Optional<String> checkClaims(JsonNode claims) {
-    if (!fake.clientId().equals(claims.path("iss").asText())) {
+    if (!fake.settings().clientId().equals(claims.path("iss").asText())) {
       return Optional.of("invalid_client_id|client identifier invalid");
     }
     if (!fake.audience().equals(claims.path("aud").asText())) {
@@ -123,7 +123,8 @@ final class TokenEndpoint {
     if (exp.isAfter(now.plusSeconds(300))) {
       return Optional.of("invalid_grant|invalid assertion: exp too far in the future");
     }
-    if (fake.username().isEmpty() || !fake.username().get().equals(claims.path("sub").asText())) {
+    if (fake.settings().username().isEmpty()
+        || !fake.settings().username().get().equals(claims.path("sub").asText())) {
       return Optional.of("invalid_grant|user hasn't approved this consumer");
     }
     return Optional.empty();

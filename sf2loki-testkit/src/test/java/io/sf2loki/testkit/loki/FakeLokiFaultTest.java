@@ -11,9 +11,12 @@ import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(10)
 class FakeLokiFaultTest {
 
   final FakeLoki loki = FakeLokiIngestTest.startFake(LokiLimits.defaults());
@@ -48,7 +51,7 @@ class FakeLokiFaultTest {
 
     assertThatThrownBy(() -> postJson(loki, body("x".repeat(10_000))))
         .isInstanceOf(IOException.class);
-    assertThat(loki.pushes()).extracting(RecordedPush::status).containsExactly(0);
+    assertThat(loki.pushes()).extracting(RecordedPush::status).containsExactly(OptionalInt.empty());
     assertThat(loki.entries()).isEmpty();
   }
 
@@ -62,6 +65,59 @@ class FakeLokiFaultTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(250));
     assertThat(r.statusCode()).isEqualTo(204);
     assertThat(loki.lines()).containsExactly("slow");
+  }
+
+  @Test
+  void statusFaultWithLatencyWaitsThenAnswersWithoutStoring() throws Exception {
+    post("{\"status\": 503, \"latency_ms\": 300}");
+    long start = System.nanoTime();
+
+    HttpResponse<String> r = postJson(loki, body("late"));
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(250));
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(loki.entries()).isEmpty();
+  }
+
+  @Test
+  void aJsonFaultNamingNoFaultOrTwoThatExcludeEachOtherIsRefused() throws Exception {
+    assertThat(postFault("{}").statusCode()).isEqualTo(400);
+    assertThat(postFault("{\"count\": 2}").statusCode()).isEqualTo(400);
+    assertThat(postFault("{\"reset\": true, \"status\": 500}").statusCode()).isEqualTo(400);
+    assertThat(postFault("{\"retry_after\": \"1\"}").statusCode()).isEqualTo(400);
+    assertThat(postFault("{\"status\": 0}").body()).contains("not an HTTP status");
+    assertThat(loki.pendingFaults()).isZero();
+  }
+
+  @Test
+  void pendingFaultsCountsThePushesStillToBeHit() throws Exception {
+    loki.inject(Fault.status(500, 2));
+    loki.inject(Fault.disconnectMidBody(1));
+    assertThat(loki.pendingFaults()).isEqualTo(3);
+
+    postJson(loki, body("x"));
+
+    assertThat(loki.pendingFaults()).isEqualTo(2);
+  }
+
+  @Test
+  void faultsStrikeInTheOrderQueued() throws Exception {
+    loki.inject(Fault.status(503, 1));
+    loki.inject(Fault.latency(Duration.ZERO, 1));
+    loki.inject(Fault.status(429, 1));
+
+    assertThat(postJson(loki, body("1")).statusCode()).isEqualTo(503);
+    assertThat(postJson(loki, body("2")).statusCode()).isEqualTo(204);
+    assertThat(postJson(loki, body("3")).statusCode()).isEqualTo(429);
+    assertThat(loki.lines()).containsExactly("2");
+  }
+
+  @Test
+  void aFaultNamesARealStatusAndAtLeastOnePush() {
+    assertThatThrownBy(() -> Fault.status(0, 1)).hasMessageContaining("not an HTTP status");
+    assertThatThrownBy(() -> Fault.latency(Duration.ofMillis(-1), 1))
+        .hasMessageContaining("negative");
+    assertThatThrownBy(() -> Fault.disconnectMidBody(0)).hasMessageContaining("at least 1");
   }
 
   @Test
@@ -108,9 +164,9 @@ class FakeLokiFaultTest {
     postJson(loki, body("hello"));
 
     String entries = WireBodies.get(loki.baseUri().resolve("/testkit/entries")).body();
-    JsonNode entry = FakeLoki.JSON.readTree(entries.lines().findFirst().orElseThrow());
+    JsonNode entry = LokiControl.JSON.readTree(entries.lines().findFirst().orElseThrow());
     JsonNode stats =
-        FakeLoki.JSON.readTree(WireBodies.get(loki.baseUri().resolve("/testkit/stats")).body());
+        LokiControl.JSON.readTree(WireBodies.get(loki.baseUri().resolve("/testkit/stats")).body());
 
     assertThat(entry.get("labels").get("a").asText()).isEqualTo("b");
     assertThat(entry.get("timestamp").asText()).isEqualTo(Long.toString(NOW_NANOS));
@@ -122,12 +178,14 @@ class FakeLokiFaultTest {
   }
 
   private void post(String faultJson) throws Exception {
-    HttpResponse<String> r =
-        WireBodies.HTTP.send(
-            HttpRequest.newBuilder(loki.baseUri().resolve("/testkit/faults"))
-                .POST(HttpRequest.BodyPublishers.ofString(faultJson))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).isEqualTo(204);
+    assertThat(postFault(faultJson).statusCode()).isEqualTo(204);
+  }
+
+  private HttpResponse<String> postFault(String faultJson) throws Exception {
+    return WireBodies.HTTP.send(
+        HttpRequest.newBuilder(loki.uri().resolve("/testkit/faults"))
+            .POST(HttpRequest.BodyPublishers.ofString(faultJson))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }
