@@ -2,13 +2,13 @@ package io.sf2loki.coordinate.filelease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.Fences;
 import io.sf2loki.coordinate.support.InMemoryEpochFloor;
 import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Term;
+import io.sf2loki.tck.Contender;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,13 +1,13 @@
 package io.sf2loki.coordinate.filelease;
 
-import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FaultyLeaseStorage;
 import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.Fences;
 import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.coordinate.support.TermLedger;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.RecordingLeadershipListener;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

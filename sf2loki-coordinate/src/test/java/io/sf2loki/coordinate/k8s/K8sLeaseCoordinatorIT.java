@@ -3,7 +3,6 @@ package io.sf2loki.coordinate.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Lease;
-import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.Fences;
 import io.sf2loki.coordinate.support.FencingMemoryStore;
 import io.sf2loki.coordinate.support.InMemoryEpochFloor;
@@ -11,7 +10,8 @@ import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.LeaseInfo;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener.Kind;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

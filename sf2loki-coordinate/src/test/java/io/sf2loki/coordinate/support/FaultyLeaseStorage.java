@@ -3,7 +3,7 @@ package io.sf2loki.coordinate.support;
 import io.sf2loki.coordinate.filelease.FileLeaseDocument;
 import io.sf2loki.coordinate.filelease.FileLeaseStorage;
 import io.sf2loki.coordinate.filelease.LeaseRead;
-import io.sf2loki.spi.testing.SimulatedTime;
+import io.sf2loki.tck.SimulatedTime;
 import java.io.IOException;
 import java.time.Duration;
 

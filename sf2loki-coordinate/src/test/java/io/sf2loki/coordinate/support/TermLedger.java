@@ -3,7 +3,7 @@ package io.sf2loki.coordinate.support;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
+import io.sf2loki.tck.RecordingLeadershipListener;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;

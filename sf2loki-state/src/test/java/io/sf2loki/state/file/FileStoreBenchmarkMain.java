@@ -3,7 +3,7 @@ package io.sf2loki.state.file;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.CheckpointStoreContract.TestFence;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

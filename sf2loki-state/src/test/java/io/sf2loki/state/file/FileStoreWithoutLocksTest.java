@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.CheckpointStoreContract.TestFence;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

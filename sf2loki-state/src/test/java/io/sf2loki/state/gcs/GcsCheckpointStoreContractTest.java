@@ -2,7 +2,7 @@ package io.sf2loki.state.gcs;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.spi.testing.EpochClaimContract;
+import io.sf2loki.tck.EpochClaimContract;
 import io.sf2loki.testkit.gcs.GcsObject;
 import java.util.ArrayList;
 import java.util.Optional;

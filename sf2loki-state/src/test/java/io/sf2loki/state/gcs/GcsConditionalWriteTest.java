@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreUnavailableException;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.CheckpointStoreContract.TestFence;
 import io.sf2loki.testkit.gcs.FakeGcsServer.Operation;
 import java.time.Duration;
 import java.util.ArrayList;

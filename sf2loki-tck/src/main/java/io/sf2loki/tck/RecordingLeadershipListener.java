@@ -1,4 +1,4 @@
-package io.sf2loki.spi.testing;
+package io.sf2loki.tck;
 
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.Term;

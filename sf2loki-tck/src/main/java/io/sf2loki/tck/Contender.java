@@ -1,10 +1,8 @@
-package io.sf2loki.coordinate.support;
+package io.sf2loki.tck;
 
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
-import io.sf2loki.spi.testing.SimulatedTime;
 import java.time.Duration;
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package io.sf2loki.spi.testing;
+package io.sf2loki.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
