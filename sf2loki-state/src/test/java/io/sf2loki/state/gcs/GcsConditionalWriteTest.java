@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreUnavailableException;
-import io.sf2loki.tck.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.testkit.gcs.FakeGcsServer.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,9 +76,9 @@ class GcsConditionalWriteTest {
   @Test
   void lostResponseOfAnAppliedUploadIsRecognisedAsOurOwnWrite() {
     GcsCheckpointStore store = store();
-    store.commit(Map.of("k", "1"), new TestFence("a", 1));
+    store.commit(Map.of("k", "1"), new FakeTerm("a", 1));
     gcs.server.dropResponseOfNext(Operation.UPLOAD);
-    store.commit(Map.of("k", "2"), new TestFence("a", 1));
+    store.commit(Map.of("k", "2"), new FakeTerm("a", 1));
     assertThat(store().load("k")).contains("2");
     assertThat(counter("sf2loki_checkpoint_write_retries", "reason", "transient")).isEqualTo(1);
     assertThat(counter("sf2loki_checkpoint_commit_failures")).isZero();
@@ -117,9 +117,9 @@ class GcsConditionalWriteTest {
   @Test
   void concurrentWriterWithEqualEpochIsMergedAndRetried() {
     GcsCheckpointStore leader = store();
-    leader.commit(Map.of("a", "1"), new TestFence("a", 4));
+    leader.commit(Map.of("a", "1"), new FakeTerm("a", 4));
     store().commit(Map.of("b", "operator"), Fence.NONE);
-    leader.commit(Map.of("a", "2"), new TestFence("a", 4));
+    leader.commit(Map.of("a", "2"), new FakeTerm("a", 4));
     assertThat(store().loadAll())
         .containsOnly(
             Map.entry("a", "2"), Map.entry("b", "operator"), Map.entry("__fence_epoch__", "4"));
@@ -129,9 +129,9 @@ class GcsConditionalWriteTest {
   @Test
   void concurrentWriterWithHigherEpochFencesUsAfterThe412() {
     GcsCheckpointStore stale = store();
-    stale.commit(Map.of("a", "1"), new TestFence("old", 4));
-    store().commit(Map.of("a", "new"), new TestFence("new", 5));
-    assertThatThrownBy(() -> stale.commit(Map.of("a", "2"), new TestFence("old", 4)))
+    stale.commit(Map.of("a", "1"), new FakeTerm("old", 4));
+    store().commit(Map.of("a", "new"), new FakeTerm("new", 5));
+    assertThatThrownBy(() -> stale.commit(Map.of("a", "2"), new FakeTerm("old", 4)))
         .isInstanceOf(FencedException.class)
         .hasMessageContaining("epoch 5");
     assertThat(store().load("a")).contains("new");
@@ -143,7 +143,7 @@ class GcsConditionalWriteTest {
     for (int i = 0; i < 6; i++) {
       String key = "w" + i;
       GcsCheckpointStore store = store();
-      writers.add(new Thread(() -> store.commit(Map.of(key, "x"), new TestFence(key, 3))));
+      writers.add(new Thread(() -> store.commit(Map.of(key, "x"), new FakeTerm(key, 3))));
     }
     writers.forEach(Thread::start);
     for (Thread t : writers) {

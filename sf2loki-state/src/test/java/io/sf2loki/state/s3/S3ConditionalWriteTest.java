@@ -12,7 +12,7 @@ import io.sf2loki.state.internal.RetryPolicy;
 import io.sf2loki.state.s3.S3Fixture.Fault;
 import io.sf2loki.state.s3.S3Fixture.FaultInjector;
 import io.sf2loki.state.s3.S3Fixture.Point;
-import io.sf2loki.tck.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.FakeTerm;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,9 +75,9 @@ class S3ConditionalWriteTest {
   @Test
   void lostResponseOfAnAppliedPutIsRecognisedAsOurOwnWrite() {
     S3CheckpointStore store = store();
-    store.commit(Map.of("k", "1"), new TestFence("a", 1));
+    store.commit(Map.of("k", "1"), new FakeTerm("a", 1));
     s3.faults.add(new Fault("PutObject", Point.AFTER_APPLY, FaultInjector.reset()));
-    store.commit(Map.of("k", "2"), new TestFence("a", 1));
+    store.commit(Map.of("k", "2"), new FakeTerm("a", 1));
     assertThat(store().load("k")).contains("2");
     assertThat(counter("sf2loki_checkpoint_write_retries", "reason", "transient")).isEqualTo(1);
     assertThat(counter("sf2loki_checkpoint_commit_failures")).isZero();
@@ -93,9 +93,9 @@ class S3ConditionalWriteTest {
   @Test
   void claimWhoseResponseIsLostIsRefusedBecauseARivalWouldHaveWrittenTheSameBytes() {
     S3CheckpointStore store = store();
-    store.commit(Map.of("k", "1"), new TestFence("a", 1));
+    store.commit(Map.of("k", "1"), new FakeTerm("a", 1));
     s3.faults.add(new Fault("PutObject", Point.AFTER_APPLY, FaultInjector.reset()));
-    assertThatThrownBy(() -> store.claimEpoch(new TestFence("b", 2)))
+    assertThatThrownBy(() -> store.claimEpoch(new FakeTerm("b", 2)))
         .isInstanceOf(FencedException.class)
         .hasMessageContaining("cannot be confirmed");
     assertThat(store().persistedEpoch()).hasValue(2);
@@ -141,9 +141,9 @@ class S3ConditionalWriteTest {
   @Test
   void concurrentWriterWithEqualEpochIsMergedAndRetried() {
     S3CheckpointStore leader = store();
-    leader.commit(Map.of("a", "1"), new TestFence("a", 4));
+    leader.commit(Map.of("a", "1"), new FakeTerm("a", 4));
     store().commit(Map.of("b", "operator"), Fence.NONE);
-    leader.commit(Map.of("a", "2"), new TestFence("a", 4));
+    leader.commit(Map.of("a", "2"), new FakeTerm("a", 4));
     assertThat(store().loadAll())
         .containsOnly(
             Map.entry("a", "2"), Map.entry("b", "operator"), Map.entry("__fence_epoch__", "4"));
@@ -153,9 +153,9 @@ class S3ConditionalWriteTest {
   @Test
   void concurrentWriterWithHigherEpochFencesUsAfterThe412() {
     S3CheckpointStore stale = store();
-    stale.commit(Map.of("a", "1"), new TestFence("old", 4));
-    store().commit(Map.of("a", "new"), new TestFence("new", 5));
-    assertThatThrownBy(() -> stale.commit(Map.of("a", "2"), new TestFence("old", 4)))
+    stale.commit(Map.of("a", "1"), new FakeTerm("old", 4));
+    store().commit(Map.of("a", "new"), new FakeTerm("new", 5));
+    assertThatThrownBy(() -> stale.commit(Map.of("a", "2"), new FakeTerm("old", 4)))
         .isInstanceOf(FencedException.class)
         .hasMessageContaining("epoch 5");
     assertThat(store().load("a")).contains("new");
