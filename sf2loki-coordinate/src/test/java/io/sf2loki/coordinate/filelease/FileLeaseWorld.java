@@ -2,11 +2,11 @@ package io.sf2loki.coordinate.filelease;
 
 import io.sf2loki.coordinate.support.FaultyLeaseStorage;
 import io.sf2loki.coordinate.support.FencedStore;
-import io.sf2loki.coordinate.support.Fences;
 import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.coordinate.support.TermLedger;
 import io.sf2loki.spi.Term;
 import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.tck.RecordingLeadershipListener;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ final class FileLeaseWorld {
     this.fx = new FileLeaseFixture(dir);
     this.statePath = dir.resolve("state.json");
     this.observer = StoreKind.fileStore(statePath);
-    observer.commit(Map.of("seed", "0"), Fences.atEpoch(initialStoreEpoch));
+    observer.commit(Map.of("seed", "0"), new FakeTerm("seed", initialStoreEpoch));
     this.ledger = new TermLedger(observer);
     fx.time.join();
     for (int i = 0; i < contenders; i++) {

@@ -6,12 +6,12 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.coordinate.support.FencedStore;
-import io.sf2loki.coordinate.support.Fences;
 import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.coordinate.support.TermLedger;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.Term;
 import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.tck.RecordingLeadershipListener;
 import io.sf2loki.tck.SimulatedTime;
 import java.nio.file.Path;
@@ -56,7 +56,7 @@ final class K8sLeaseWorld {
   K8sLeaseWorld(Path dir, K8sLeaseSteps.Scenario scenario) throws ApiException {
     this.statePath = dir.resolve("state.json");
     this.observer = StoreKind.fileStore(statePath);
-    observer.commit(Map.of("seed", "0"), Fences.atEpoch(scenario.initialStoreEpoch()));
+    observer.commit(Map.of("seed", "0"), new FakeTerm("seed", scenario.initialStoreEpoch()));
     this.ledger = new TermLedger(observer);
     if (scenario.initialLease() >= 0) {
       kubectl
