@@ -7,6 +7,7 @@ import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.tck.LeaseDamage;
 import io.sf2loki.tck.LeaseElection;
 import io.sf2loki.tck.SimulatedTime;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,6 +23,12 @@ import java.util.Optional;
  * contender's storage behind a {@link FaultyLeaseStorage}.
  */
 final class FileLeaseElection implements LeaseElection {
+
+  /** The damages a lease file suffers beyond deletion and an edited epoch. */
+  static final List<LeaseDamage<FileLeaseElection>> DAMAGES =
+      List.of(
+          new LeaseDamage<>("truncate lease to %d bytes", 40, FileLeaseElection::truncateLease),
+          LeaseDamage.of("corrupt lease", (e, unused) -> e.corruptLease()));
 
   private final SimulatedTime time;
   private final Path lease;

@@ -10,10 +10,12 @@ import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.tck.LeaseDamage;
 import io.sf2loki.tck.LeaseElection;
 import io.sf2loki.tck.SimulatedTime;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -24,6 +26,23 @@ import java.util.function.UnaryOperator;
  * kubectl} would do: read, change the spec, replace with the read resourceVersion.
  */
 final class K8sLeaseElection implements LeaseElection {
+
+  /** The damages a Lease suffers beyond deletion and lowered leaseTransitions. */
+  static final List<LeaseDamage<K8sLeaseElection>> DAMAGES =
+      List.of(
+          LeaseDamage.of(
+              "kubectl edit: holderIdentity cleared",
+              (e, unused) -> e.editLease(s -> s.holderIdentity(null))),
+          LeaseDamage.of(
+              "kubectl edit: spec emptied",
+              (e, unused) ->
+                  e.editLease(
+                      s ->
+                          s.holderIdentity(null)
+                              .renewTime(null)
+                              .acquireTime(null)
+                              .leaseDurationSeconds(null)
+                              .leaseTransitions(null))));
 
   private final SimulatedTime time;
   private final Path state;
