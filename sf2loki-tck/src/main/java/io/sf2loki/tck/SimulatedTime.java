@@ -47,6 +47,7 @@ public final class SimulatedTime {
   private final List<Waiter> asleep = new ArrayList<>();
   private long now;
 
+  /** A timeline whose wall clock starts at {@code origin}, with no participant yet. */
   public SimulatedTime(Instant origin) {
     this.origin = Objects.requireNonNull(origin, "origin");
   }

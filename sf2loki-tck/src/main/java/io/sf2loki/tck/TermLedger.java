@@ -16,15 +16,15 @@ import java.util.Set;
 
 /**
  * What the engine does with the terms contenders are granted, and the safety properties over them,
- * the world of {@link LeaseCoordinatorProperties}.
+ * for the world of {@link LeaseCoordinatorProperties}.
  *
- * <p>Like {@code TermRunner}, every contender claims its epoch in the real store at acquire; a
- * refused claim means another replica recorded that epoch first, so the contender resigns without
- * running the term. A contender <em>leads</em> while it holds a current term whose claim succeeded:
- * that is when the engine runs a pipeline and commits. The properties: the persisted epoch never
- * falls; claimed epochs strictly increase; no two contenders lead with one epoch (and, while nobody
- * touched the lease, no two lead at all); the only leader is never fenced; an ended or superseded
- * term never lands a commit; onAcquire and onLose strictly alternate.
+ * <p>Like the engine's {@code TermRunner}, every contender claims its epoch in the real store at
+ * acquire; a refused claim means another replica recorded that epoch first, so the contender
+ * resigns without running the term. A contender <em>leads</em> while it holds a current term whose
+ * claim succeeded: that is when the engine runs a pipeline and commits. The properties: the
+ * persisted epoch never falls; claimed epochs strictly increase; no two contenders lead with one
+ * epoch (and, while nobody touched the lease, no two lead at all); the only leader is never fenced;
+ * an ended or superseded term never lands a commit; onAcquire and onLose strictly alternate.
  */
 final class TermLedger {
 
