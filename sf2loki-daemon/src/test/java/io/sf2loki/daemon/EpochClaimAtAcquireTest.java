@@ -16,9 +16,9 @@ import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
 import io.sf2loki.state.file.FileCheckpointStore;
 import io.sf2loki.state.file.FileStoreConfig;
+import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.testkit.loki.FakeLoki;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -53,7 +53,7 @@ class EpochClaimAtAcquireTest {
 
     @Override
     public void run(LeadershipListener listener, StopSignal stop) throws InterruptedException {
-      TestFence term = new TestFence("node-a", epoch);
+      FakeTerm term = new FakeTerm("node-a", epoch);
       events.add("acquire " + epoch);
       listener.onAcquire(term);
       while (!stop.awaitStop(Duration.ofMinutes(1))) {
@@ -76,7 +76,7 @@ class EpochClaimAtAcquireTest {
     try (FakeLoki loki = FakeLoki.start();
         FileCheckpointStore store = fileStore();
         FileCheckpointStore rival = fileStore()) {
-      rival.claimEpoch(new TestFence("node-b", 5));
+      rival.claimEpoch(new FakeTerm("node-b", 5));
       LokiSink sink =
           LokiSink.builder(LokiSinkConfig.forUrl(loki.baseUri().toString()), registry).build();
       CountingSource source = new CountingSource(Long.MAX_VALUE, Duration.ofMillis(10));

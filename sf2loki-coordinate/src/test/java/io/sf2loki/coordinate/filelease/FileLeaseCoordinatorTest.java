@@ -2,11 +2,11 @@ package io.sf2loki.coordinate.filelease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FaultyLeaseStorage;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
-import io.sf2loki.spi.testing.RecordingLeadershipListener.Kind;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.RecordingLeadershipListener;
+import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

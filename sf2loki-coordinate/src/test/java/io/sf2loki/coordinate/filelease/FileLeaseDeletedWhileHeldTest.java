@@ -3,12 +3,12 @@ package io.sf2loki.coordinate.filelease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.RecordingLeadershipListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,13 +2,13 @@ package io.sf2loki.coordinate.filelease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FencedStore;
-import io.sf2loki.coordinate.support.Fences;
-import io.sf2loki.coordinate.support.InMemoryEpochFloor;
 import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Term;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.FakeEpochFloor;
+import io.sf2loki.tck.FakeTerm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +66,7 @@ class FileLeaseEpochFloorTest {
   @EnumSource(StoreKind.class)
   void absentLeaseFileYieldsEpochAboveStateFloorAndCommitSucceeds(StoreKind kind) throws Exception {
     FencedStore store = open(kind);
-    store.commit(Map.of("apexlog", "x"), Fences.atEpoch(7));
+    store.commit(Map.of("apexlog", "x"), new FakeTerm("seed", 7));
 
     Term term = acquire(Optional.of(store));
 
@@ -80,7 +80,7 @@ class FileLeaseEpochFloorTest {
   void corruptLeaseFileYieldsEpochAboveStateFloorAndCommitSucceeds(StoreKind kind)
       throws Exception {
     FencedStore store = open(kind);
-    store.commit(Map.of("apexlog", "x"), Fences.atEpoch(7));
+    store.commit(Map.of("apexlog", "x"), new FakeTerm("seed", 7));
     Files.writeString(
         fx.lease, "{\"holder\": \"old\", \"expires_at\": tru", StandardCharsets.UTF_8);
 
@@ -95,20 +95,20 @@ class FileLeaseEpochFloorTest {
   void leaseWithWrongFieldTypesIsClaimableWithoutLoweringTheEpoch() throws Exception {
     Files.writeString(fx.lease, "{\"holder\": 5, \"expires_at\": [], \"epoch\": \"x\"}");
 
-    assertThat(acquire(Optional.of(InMemoryEpochFloor.of(4))).epoch()).isEqualTo(5);
+    assertThat(acquire(Optional.of(FakeEpochFloor.of(4))).epoch()).isEqualTo(5);
   }
 
   @Test
   void floorBelowLeaseEpochOnlyRaises() throws Exception {
     fx.write(new FileLeaseDocument("old", fx.time.instant(), 9));
 
-    assertThat(acquire(Optional.of(InMemoryEpochFloor.of(3))).epoch()).isEqualTo(10);
+    assertThat(acquire(Optional.of(FakeEpochFloor.of(3))).epoch()).isEqualTo(10);
   }
 
   @Test
   void throwingFloorStillAcquiresWithLeaseEpochPlusOne() throws Exception {
     fx.write(new FileLeaseDocument("old", fx.time.instant(), 9));
-    InMemoryEpochFloor floor = InMemoryEpochFloor.of(50);
+    FakeEpochFloor floor = FakeEpochFloor.of(50);
     floor.failing(true);
 
     assertThat(acquire(Optional.of(floor)).epoch()).isEqualTo(10);
@@ -142,7 +142,7 @@ class FileLeaseEpochFloorTest {
 
   @Test
   void floorIsReadAtEveryAcquireNotOnceAtStartup() throws Exception {
-    InMemoryEpochFloor floor = InMemoryEpochFloor.of(1);
+    FakeEpochFloor floor = FakeEpochFloor.of(1);
     FileLeaseCoordinator coordinator = fx.coordinator("a", Optional.of(floor));
     contender = Contender.start(fx.time, "a", coordinator);
     fx.time.awaitCondition(contender::isLeading, Duration.ofMinutes(1), RENEW_STEP);

@@ -3,7 +3,7 @@ package io.sf2loki.coordinate.filelease;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
-import io.sf2loki.spi.testing.SimulatedTime;
+import io.sf2loki.tck.SimulatedTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,13 +3,13 @@ package io.sf2loki.coordinate.filelease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sf2loki.coordinate.support.Contender;
 import io.sf2loki.coordinate.support.FaultyLeaseStorage;
 import io.sf2loki.coordinate.support.FencedStore;
-import io.sf2loki.coordinate.support.FencingMemoryStore;
 import io.sf2loki.coordinate.support.StoreKind;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.Term;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.FakeCheckpointStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ class FileLeaseRaceTest {
   void twoContendersRacingAnExpiredLeaseHaveExactlyOneWinnerEachRound() throws Exception {
     FileLeaseFixture fx = new FileLeaseFixture(dir);
     fx.time.join();
-    FencingMemoryStore store = new FencingMemoryStore();
+    FakeCheckpointStore store = new FakeCheckpointStore();
     long lastEpoch = 0;
     for (int round = 0; round < 25; round++) {
       fx.write(new FileLeaseDocument("gone", fx.time.instant(), lastEpoch));
@@ -99,7 +99,7 @@ class FileLeaseRaceTest {
       throws Exception {
     FileLeaseFixture fx = new FileLeaseFixture(dir);
     fx.time.join();
-    FencingMemoryStore store = new FencingMemoryStore();
+    FakeCheckpointStore store = new FakeCheckpointStore();
     fx.write(new FileLeaseDocument("gone", fx.time.instant(), 0));
     FaultyLeaseStorage aStorage = new FaultyLeaseStorage(new FileLeaseFile(fx.lease), fx.time);
     aStorage.pauseBeforeNextWrite(Duration.ofSeconds(45));
@@ -129,7 +129,7 @@ class FileLeaseRaceTest {
   void renewalLandingAfterTheTtlNeverLetsAThirdContenderOverlapTheSuccessor() throws Exception {
     FileLeaseFixture fx = new FileLeaseFixture(dir);
     fx.time.join();
-    FencingMemoryStore store = new FencingMemoryStore();
+    FakeCheckpointStore store = new FakeCheckpointStore();
     FaultyLeaseStorage aStorage = new FaultyLeaseStorage(new FileLeaseFile(fx.lease), fx.time);
     Contender a = Contender.start(fx.time, "a", fx.coordinator(aStorage, "a", Optional.of(store)));
     fx.time.awaitCondition(a::isLeading, Duration.ofMinutes(1), STEP);

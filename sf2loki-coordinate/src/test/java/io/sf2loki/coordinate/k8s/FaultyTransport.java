@@ -1,6 +1,6 @@
 package io.sf2loki.coordinate.k8s;
 
-import io.sf2loki.spi.testing.SimulatedTime;
+import io.sf2loki.tck.SimulatedTime;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;

@@ -3,15 +3,15 @@ package io.sf2loki.coordinate.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Lease;
-import io.sf2loki.coordinate.support.Contender;
-import io.sf2loki.coordinate.support.Fences;
-import io.sf2loki.coordinate.support.FencingMemoryStore;
-import io.sf2loki.coordinate.support.InMemoryEpochFloor;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.LeaseInfo;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener.Kind;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.FakeCheckpointStore;
+import io.sf2loki.tck.FakeEpochFloor;
+import io.sf2loki.tck.FakeTerm;
+import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,8 +57,8 @@ class K8sLeaseCoordinatorIT {
 
   @Test
   void createsTheLeaseWithEpochAboveTheStateFloor() throws Exception {
-    FencingMemoryStore store = new FencingMemoryStore();
-    store.commit(Map.of("apexlog", "x"), Fences.atEpoch(7));
+    FakeCheckpointStore store = new FakeCheckpointStore();
+    store.commit(Map.of("apexlog", "x"), new FakeTerm("seed", 7));
     Contender a = start("pod-a", Optional.of(store));
     await(a::isLeading);
 
@@ -74,7 +74,7 @@ class K8sLeaseCoordinatorIT {
   @Test
   void lowLeaseTransitionsAreRaisedToTheFloor() throws Exception {
     fx.seed("", 2);
-    Contender a = start("pod-a", Optional.of(InMemoryEpochFloor.of(11)));
+    Contender a = start("pod-a", Optional.of(FakeEpochFloor.of(11)));
     await(a::isLeading);
 
     assertThat(a.currentTerm().orElseThrow().epoch()).isEqualTo(12);
@@ -84,7 +84,7 @@ class K8sLeaseCoordinatorIT {
   @Test
   void throwingFloorStillAcquiresWithTransitionsPlusOne() throws Exception {
     fx.seed("", 4);
-    InMemoryEpochFloor floor = InMemoryEpochFloor.of(40);
+    FakeEpochFloor floor = FakeEpochFloor.of(40);
     floor.failing(true);
     Contender a = start("pod-a", Optional.of(floor));
     await(a::isLeading);
@@ -123,7 +123,7 @@ class K8sLeaseCoordinatorIT {
 
   @Test
   void deletedLeaseEndsTheTermAtOnceAndIsRecreatedAboveTheFloor() throws Exception {
-    FencingMemoryStore store = new FencingMemoryStore();
+    FakeCheckpointStore store = new FakeCheckpointStore();
     Contender a = start("pod-a", Optional.of(store));
     await(a::isLeading);
     Term first = a.currentTerm().orElseThrow();
@@ -141,7 +141,7 @@ class K8sLeaseCoordinatorIT {
 
   @Test
   void standbyTakesOverAfterGracefulReleaseAndTheOldTermIsFenced() throws Exception {
-    FencingMemoryStore store = new FencingMemoryStore();
+    FakeCheckpointStore store = new FakeCheckpointStore();
     Contender a = start("pod-a", Optional.of(store));
     await(a::isLeading);
     Term aTerm = a.currentTerm().orElseThrow();

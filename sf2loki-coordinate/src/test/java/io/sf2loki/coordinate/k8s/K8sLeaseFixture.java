@@ -12,7 +12,7 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
-import io.sf2loki.spi.testing.SimulatedTime;
+import io.sf2loki.tck.SimulatedTime;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,70 +1,34 @@
 package io.sf2loki.coordinate.k8s;
 
-import static org.quicktheories.QuickTheory.qt;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.sf2loki.tck.LeaseCoordinatorProperties;
+import io.sf2loki.tck.LeaseDamage;
+import io.sf2loki.tck.SimulatedTime;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
+import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Random sequences of renewals, pauses, API outages, commits, restarts, crashes and kubectl edits
- * among two or three k8s_lease contenders sharing one Lease (on an in-memory API server with real
- * resourceVersion CAS) and one real state file, each contender claiming its epoch at acquire as the
- * engine does. After every step the properties of {@link io.sf2loki.coordinate.support.TermLedger}
- * hold: the persisted epoch never falls; claimed epochs strictly increase; no two contenders lead
- * with one epoch (and, while nobody edits the Lease, no two lead at all); the only leader is never
- * fenced; an ended or superseded term never lands a commit; onAcquire and onLose strictly
- * alternate.
+ * The kit's lease properties for k8s_lease: contenders on one Lease of an in-memory API server with
+ * real resourceVersion CAS, behind client-java, and one real state file; besides deletion and
+ * lowered leaseTransitions, kubectl edits clear the holder or empty the spec.
  */
-class K8sLeasePropertyTest {
-
-  private static final int EXAMPLES = 40;
-  private static final int MAX_STEPS = 20;
+class K8sLeasePropertyTest extends LeaseCoordinatorProperties<K8sLeaseElection> {
 
   @TempDir Path root;
 
-  @Test
-  void untouchedLeaseNeverHasTwoLeadersAndEpochsOnlyGrow() {
-    qt().withFixedSeed(20260201L)
-        .withExamples(EXAMPLES)
-        .withShrinkCycles(60)
-        .forAll(K8sLeaseSteps.scenarios(false, MAX_STEPS))
-        .checkAssert(this::play);
+  @Override
+  protected K8sLeaseElection newElection(SimulatedTime time) throws Exception {
+    return new K8sLeaseElection(Files.createTempDirectory(root, "example"), time);
   }
 
-  @Test
-  void deletedOrHandEditedLeaseNeverLetsAStaleLeaderCommit() {
-    qt().withFixedSeed(20260202L)
-        .withExamples(EXAMPLES)
-        .withShrinkCycles(60)
-        .forAll(K8sLeaseSteps.scenarios(true, MAX_STEPS))
-        .checkAssert(this::play);
+  @Override
+  protected List<LeaseDamage<K8sLeaseElection>> damages() {
+    return K8sLeaseElection.DAMAGES;
   }
 
-  private void play(K8sLeaseSteps.Scenario scenario) {
-    K8sLeaseWorld world;
-    try {
-      world = new K8sLeaseWorld(Files.createTempDirectory(root, "example"), scenario);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (Exception e) {
-      throw new AssertionError("setting up threw " + e, e);
-    }
-    try {
-      for (K8sLeaseSteps.Step step : scenario.steps()) {
-        world.run(step);
-      }
-    } catch (Exception e) {
-      throw new AssertionError("scenario threw " + e, e);
-    } finally {
-      try {
-        world.close();
-      } catch (Exception e) {
-        throw new AssertionError("stopping the contenders threw " + e, e);
-      }
-    }
+  @Override
+  protected long seed() {
+    return 20260201L;
   }
 }

@@ -3,13 +3,13 @@ package io.sf2loki.coordinate.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.coordinate.support.Contender;
-import io.sf2loki.coordinate.support.FencingMemoryStore;
 import io.sf2loki.spi.CoordinatorEnvironment;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
-import io.sf2loki.spi.testing.RecordingLeadershipListener.Event;
-import io.sf2loki.spi.testing.RecordingLeadershipListener.Kind;
-import io.sf2loki.spi.testing.SimulatedTime;
+import io.sf2loki.tck.Contender;
+import io.sf2loki.tck.FakeCheckpointStore;
+import io.sf2loki.tck.RecordingLeadershipListener;
+import io.sf2loki.tck.RecordingLeadershipListener.Event;
+import io.sf2loki.tck.RecordingLeadershipListener.Kind;
+import io.sf2loki.tck.SimulatedTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -37,7 +37,7 @@ class K8sLeaseStalledClaimTest {
         new CoordinatorEnvironment(
             time.clock(),
             time.ticker(),
-            Optional.of(new FencingMemoryStore()),
+            Optional.of(new FakeCheckpointStore()),
             new SimpleMeterRegistry());
     RecordingLeadershipListener listener = new RecordingLeadershipListener();
     time.join();

@@ -3,8 +3,8 @@ package io.sf2loki.coordinate.noop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.spi.StopTrigger;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
-import io.sf2loki.spi.testing.RecordingLeadershipListener.Kind;
+import io.sf2loki.tck.RecordingLeadershipListener;
+import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 

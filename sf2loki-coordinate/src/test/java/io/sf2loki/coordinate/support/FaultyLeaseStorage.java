@@ -3,13 +3,14 @@ package io.sf2loki.coordinate.support;
 import io.sf2loki.coordinate.filelease.FileLeaseDocument;
 import io.sf2loki.coordinate.filelease.FileLeaseStorage;
 import io.sf2loki.coordinate.filelease.LeaseRead;
-import io.sf2loki.spi.testing.SimulatedTime;
+import io.sf2loki.tck.SimulatedTime;
 import java.io.IOException;
 import java.time.Duration;
 
 /**
  * Forwards to a real lease file and injects faults at named points: a simulated pause before the
- * next renewal write (after the read that confirmed ownership), unreadable reads, failing writes.
+ * next renewal write (after the read that confirmed ownership), unreadable reads, failing writes,
+ * an outage of both for a while.
  */
 public final class FaultyLeaseStorage implements FileLeaseStorage {
 
@@ -18,6 +19,7 @@ public final class FaultyLeaseStorage implements FileLeaseStorage {
   private volatile Duration pauseBeforeNextWrite = Duration.ZERO;
   private volatile boolean readsFail;
   private volatile boolean writesFail;
+  private volatile long downUntilNanos = Long.MIN_VALUE;
 
   public FaultyLeaseStorage(FileLeaseStorage delegate, SimulatedTime time) {
     this.delegate = delegate;
@@ -37,8 +39,20 @@ public final class FaultyLeaseStorage implements FileLeaseStorage {
     writesFail = fail;
   }
 
+  /** Every read is unknown and every write fails for {@code outage} of simulated time from now. */
+  public void downFor(Duration outage) {
+    downUntilNanos = time.nanos() + outage.toNanos();
+  }
+
+  private boolean down() {
+    return time.nanos() < downUntilNanos;
+  }
+
   @Override
   public LeaseRead read() {
+    if (down()) {
+      return new LeaseRead.Unknown("injected: storage unreachable");
+    }
     return readsFail ? new LeaseRead.Unknown("injected EIO") : delegate.read();
   }
 
@@ -54,7 +68,7 @@ public final class FaultyLeaseStorage implements FileLeaseStorage {
         throw new IOException("interrupted during injected pause", e);
       }
     }
-    if (writesFail) {
+    if (writesFail || down()) {
       throw new IOException("injected write failure");
     }
     delegate.write(document);

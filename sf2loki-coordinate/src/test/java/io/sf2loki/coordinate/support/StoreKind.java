@@ -1,12 +1,16 @@
 package io.sf2loki.coordinate.support;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochClaim;
+import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.state.file.FileCheckpointStore;
 import io.sf2loki.state.file.FileStoreConfig;
+import io.sf2loki.tck.FakeCheckpointStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -15,15 +19,15 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * The stores the fencing tests run against: the in-memory double and the real {@link
- * FileCheckpointStore} from sf2loki-state (a test-scoped dependency only), opened as a daemon under
- * a lease coordinator opens it (no lifetime lock).
+ * The stores the fencing tests run against: the kit's in-memory {@link FakeCheckpointStore} and the
+ * real {@link FileCheckpointStore} from sf2loki-state (a test-scoped dependency only), opened as a
+ * daemon under a lease coordinator opens it (no lifetime lock).
  */
 public enum StoreKind {
   MEMORY {
     @Override
     public FencedStore open(Path dir) {
-      return new FencingMemoryStore();
+      return new Forwarding<>(new FakeCheckpointStore());
     }
   },
   FILE {
@@ -40,10 +44,11 @@ public enum StoreKind {
   public static FencedStore fileStore(Path path) {
     StoreEnvironment env =
         new StoreEnvironment(false, Clock.systemUTC(), new SimpleMeterRegistry());
-    return new Forwarding(new FileCheckpointStore(FileStoreConfig.of(path), env, Ticker.SYSTEM));
+    return new Forwarding<>(new FileCheckpointStore(FileStoreConfig.of(path), env, Ticker.SYSTEM));
   }
 
-  private record Forwarding(FileCheckpointStore delegate) implements FencedStore {
+  private record Forwarding<S extends CheckpointStore & EpochFloor & EpochClaim>(S delegate)
+      implements FencedStore {
     @Override
     public Map<String, String> loadAll() {
       return delegate.loadAll();

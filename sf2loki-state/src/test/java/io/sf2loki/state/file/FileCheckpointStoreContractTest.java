@@ -4,7 +4,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.EpochClaimContract;
+import io.sf2loki.tck.CheckpointDocumentContract;
+import io.sf2loki.tck.EpochClaimContract;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -12,8 +13,12 @@ import java.time.Clock;
 import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The store contract against the real file system, as writers under a lease coordinator. */
-class FileCheckpointStoreContractTest extends EpochClaimContract {
+/**
+ * The store and document contracts against the real file system, as writers under a lease
+ * coordinator.
+ */
+class FileCheckpointStoreContractTest extends EpochClaimContract
+    implements CheckpointDocumentContract {
 
   @TempDir Path dir;
   private Path path;
@@ -32,13 +37,13 @@ class FileCheckpointStoreContractTest extends EpochClaimContract {
   }
 
   @Override
-  protected void writeRaw(byte[] bytes) throws Exception {
+  public void writeRaw(byte[] bytes) throws Exception {
     Files.createDirectories(path.getParent());
     Files.write(path, bytes);
   }
 
   @Override
-  protected Optional<byte[]> readRaw() throws Exception {
+  public Optional<byte[]> readRaw() throws Exception {
     try {
       return Optional.of(Files.readAllBytes(path));
     } catch (NoSuchFileException e) {

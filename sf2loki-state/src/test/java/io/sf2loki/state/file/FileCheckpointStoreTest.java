@@ -10,7 +10,7 @@ import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.FakeTerm;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -114,8 +114,8 @@ class FileCheckpointStoreTest {
     Path path = dir.resolve("state.json");
     try (FileCheckpointStore demoted = store(path, false);
         FileCheckpointStore promoted = store(path, false)) {
-      demoted.commit(Map.of("k", "1"), new TestFence("a", 1));
-      promoted.commit(Map.of("k", "2"), new TestFence("b", 2));
+      demoted.commit(Map.of("k", "1"), new FakeTerm("a", 1));
+      promoted.commit(Map.of("k", "2"), new FakeTerm("b", 2));
       assertThat(demoted.load("k")).contains("2");
     }
   }
@@ -177,8 +177,8 @@ class FileCheckpointStoreTest {
   void fencedAndFailedCommitsAreCounted() {
     Path path = dir.resolve("state.json");
     try (FileCheckpointStore store = store(path, false)) {
-      store.commit(Map.of("k", "1"), new TestFence("new", 5));
-      assertThatThrownBy(() -> store.commit(Map.of("k", "0"), new TestFence("old", 4)))
+      store.commit(Map.of("k", "1"), new FakeTerm("new", 5));
+      assertThatThrownBy(() -> store.commit(Map.of("k", "0"), new FakeTerm("old", 4)))
           .isInstanceOf(FencedException.class);
     }
     assertThat(metrics.counter("sf2loki_checkpoint_fenced_commits", "store", "file").count())

@@ -3,7 +3,7 @@ package io.sf2loki.state.file;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.FakeTerm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,7 +33,7 @@ public final class FileStoreBenchmarkMain {
             "eventlogfile:Type" + i,
             "{\"ids\": [], \"last_created\": \"2026-07-01T00:00:00.000+0000\"}");
       }
-      store.commit(keys, new TestFence("bench", 1));
+      store.commit(keys, new FakeTerm("bench", 1));
       long[] nanos = new long[commits];
       long start = System.nanoTime();
       for (int i = 0; i < commits; i++) {
@@ -44,7 +44,7 @@ public final class FileStoreBenchmarkMain {
                 "v" + i,
                 "egress:budget",
                 "{\"bytes\": " + i + "}"),
-            new TestFence("bench", 1));
+            new FakeTerm("bench", 1));
         nanos[i] = System.nanoTime() - t;
       }
       double seconds = (System.nanoTime() - start) / 1e9;

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
+import io.sf2loki.tck.FakeTerm;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -40,7 +40,7 @@ class FileStoreWithoutLocksTest {
   @Test
   void commitsGoAheadWithoutTheLock() {
     try (FileCheckpointStore store = lockless()) {
-      store.commit(Map.of("k", "v"), new TestFence("a", 3));
+      store.commit(Map.of("k", "v"), new FakeTerm("a", 3));
       assertThat(store.loadAll()).containsEntry("k", "v").containsEntry("__fence_epoch__", "3");
     }
   }
@@ -49,8 +49,8 @@ class FileStoreWithoutLocksTest {
   void claimDegradesToTheStampSoAnEqualEpochIsNotRefused() {
     try (FileCheckpointStore a = lockless();
         FileCheckpointStore b = lockless()) {
-      a.claimEpoch(new TestFence("a", 5));
-      b.claimEpoch(new TestFence("b", 5));
+      a.claimEpoch(new FakeTerm("a", 5));
+      b.claimEpoch(new FakeTerm("b", 5));
       assertThat(a.persistedEpoch()).hasValue(5);
     }
   }
@@ -58,8 +58,8 @@ class FileStoreWithoutLocksTest {
   @Test
   void degradedClaimStillRefusesALowerEpoch() {
     try (FileCheckpointStore store = lockless()) {
-      store.claimEpoch(new TestFence("a", 7));
-      assertThatThrownBy(() -> store.claimEpoch(new TestFence("b", 6)))
+      store.claimEpoch(new FakeTerm("a", 7));
+      assertThatThrownBy(() -> store.claimEpoch(new FakeTerm("b", 6)))
           .isInstanceOf(FencedException.class);
       assertThat(store.persistedEpoch()).hasValue(7);
     }

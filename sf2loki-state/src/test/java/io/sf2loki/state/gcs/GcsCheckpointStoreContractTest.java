@@ -2,7 +2,8 @@ package io.sf2loki.state.gcs;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.spi.testing.EpochClaimContract;
+import io.sf2loki.tck.CheckpointDocumentContract;
+import io.sf2loki.tck.EpochClaimContract;
 import io.sf2loki.testkit.gcs.GcsObject;
 import java.util.ArrayList;
 import java.util.Optional;
@@ -10,7 +11,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The store contract against the testkit's fake of the GCS JSON API. */
-class GcsCheckpointStoreContractTest extends EpochClaimContract {
+class GcsCheckpointStoreContractTest extends EpochClaimContract
+    implements CheckpointDocumentContract {
 
   private static GcsFixture gcs;
   private int documents;
@@ -42,12 +44,12 @@ class GcsCheckpointStoreContractTest extends EpochClaimContract {
   }
 
   @Override
-  protected void writeRaw(byte[] bytes) {
+  public void writeRaw(byte[] bytes) {
     gcs.server.put(GcsFixture.BUCKET, object, bytes);
   }
 
   @Override
-  protected Optional<byte[]> readRaw() {
+  public Optional<byte[]> readRaw() {
     return gcs.server.object(GcsFixture.BUCKET, object).map(GcsObject::data);
   }
 }

@@ -1,31 +1,28 @@
 package io.sf2loki.state.gcs;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.spi.Fence;
-import io.sf2loki.spi.FencedException;
-import io.sf2loki.spi.StoreUnavailableException;
-import io.sf2loki.spi.testing.CheckpointStoreContract.TestFence;
+import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.state.internal.ConditionalCheckpointStore;
+import io.sf2loki.state.internal.ConditionalWriteContract;
+import io.sf2loki.state.internal.RetryPolicy;
+import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.testkit.gcs.FakeGcsServer.Operation;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 
-/** Generation preconditions, lost responses, conflicts and transient faults against the fake. */
-class GcsConditionalWriteTest {
+/**
+ * The conditional-write contract against the testkit's fake of the GCS JSON API ({@code
+ * ifGenerationMatch}), plus what only GCS has: bodies read at the generation the metadata named,
+ * and racing writers on a linearizable server.
+ */
+class GcsConditionalWriteTest extends ConditionalWriteContract {
 
   private static GcsFixture gcs;
-  private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-  private final List<Duration> sleeps = new ArrayList<>();
-  private String object;
 
   @BeforeAll
   static void startGcs() throws Exception {
@@ -37,31 +34,65 @@ class GcsConditionalWriteTest {
     gcs.stop();
   }
 
-  @BeforeEach
-  void freshObject(TestInfo info) {
-    object = "it/" + info.getDisplayName().replaceAll("[^A-Za-z]", "") + "/state.json";
+  @Override
+  protected ConditionalCheckpointStore newStore(
+      String object, RetryPolicy retry, StoreEnvironment environment) {
+    return new GcsCheckpointStore(gcs.storage, GcsFixture.BUCKET, object, retry, environment);
   }
 
-  private GcsCheckpointStore store() {
-    return gcs.store(object, metrics, sleeps);
+  @Override
+  protected String location(String object) {
+    return "gs://" + GcsFixture.BUCKET + "/" + object;
   }
 
-  private double counter(String name, String... tags) {
-    var c = metrics.find(name).tags(tags).counter();
-    return c == null ? 0 : c.count();
+  @Override
+  protected void resetFaults() {
+    // faults are consumed by the requests they target; requests are filtered by object name
   }
 
-  @Test
-  void createUsesGenerationZeroAndReplaceTheLastGeneration() {
-    GcsCheckpointStore store = store();
-    store.commit(Map.of("k", "1"), Fence.NONE);
-    long generation = gcs.server.object(GcsFixture.BUCKET, object).orElseThrow().generation();
-    store.commit(Map.of("k", "2"), Fence.NONE);
-    assertThat(gcs.server.requests())
-        .filteredOn(r -> r.startsWith("UPLOAD " + GcsFixture.BUCKET + "/" + object))
-        .containsExactly(
-            "UPLOAD " + GcsFixture.BUCKET + "/" + object + " ifGenerationMatch=0",
-            "UPLOAD " + GcsFixture.BUCKET + "/" + object + " ifGenerationMatch=" + generation);
+  @Override
+  protected List<Precondition> writePreconditions() {
+    String upload = "UPLOAD " + GcsFixture.BUCKET + "/" + object;
+    return gcs.server.requests().stream()
+        .filter(r -> r.startsWith(upload))
+        .map(r -> r.substring(upload.length()))
+        .map(
+            c ->
+                c.equals(" ifGenerationMatch=0")
+                    ? Precondition.absent()
+                    : c.startsWith(" ifGenerationMatch=")
+                        ? Precondition.matches(c.substring(" ifGenerationMatch=".length()))
+                        : new Precondition("unconditional", c))
+        .toList();
+  }
+
+  @Override
+  protected String currentVersion() {
+    return Long.toString(gcs.server.object(GcsFixture.BUCKET, object).orElseThrow().generation());
+  }
+
+  @Override
+  protected void loseTheResponseOfTheNextWrite() {
+    gcs.server.dropResponseOfNext(Operation.UPLOAD);
+  }
+
+  @Override
+  protected void failNextWritesTransiently(int count) {
+    for (int i = 0; i < count; i++) {
+      gcs.server.failNext(Operation.UPLOAD, i % 2 == 0 ? 503 : 500);
+    }
+  }
+
+  @Override
+  protected void failNextReadsTransiently(int count) {
+    for (int i = 0; i < count; i++) {
+      gcs.server.failNext(Operation.GET_METADATA, 503);
+    }
+  }
+
+  @Override
+  protected void forbidTheNextWrite() {
+    gcs.server.failNext(Operation.UPLOAD, 403);
   }
 
   @Test
@@ -74,76 +105,12 @@ class GcsConditionalWriteTest {
   }
 
   @Test
-  void lostResponseOfAnAppliedUploadIsRecognisedAsOurOwnWrite() {
-    GcsCheckpointStore store = store();
-    store.commit(Map.of("k", "1"), new TestFence("a", 1));
-    gcs.server.dropResponseOfNext(Operation.UPLOAD);
-    store.commit(Map.of("k", "2"), new TestFence("a", 1));
-    assertThat(store().load("k")).contains("2");
-    assertThat(counter("sf2loki_checkpoint_write_retries", "reason", "transient")).isEqualTo(1);
-    assertThat(counter("sf2loki_checkpoint_commit_failures")).isZero();
-  }
-
-  @Test
-  void serverErrorsAreRetriedWithJitteredBackoff() {
-    gcs.server.failNext(Operation.UPLOAD, 503);
-    gcs.server.failNext(Operation.UPLOAD, 500);
-    store().commit(Map.of("k", "1"), Fence.NONE);
-    assertThat(store().load("k")).contains("1");
-    assertThat(sleeps).hasSize(2);
-  }
-
-  @Test
-  void transientFailuresGiveUpAfterFourAttempts() {
-    for (int i = 0; i < 4; i++) {
-      gcs.server.failNext(Operation.GET_METADATA, 503);
-    }
-    assertThatThrownBy(store()::loadAll)
-        .isInstanceOf(StoreUnavailableException.class)
-        .hasMessageContaining("gs://" + GcsFixture.BUCKET + "/" + object)
-        .hasMessageContaining("after 4 attempts");
-    assertThat(sleeps).hasSize(3);
-  }
-
-  @Test
-  void forbiddenIsNotRetried() {
-    gcs.server.failNext(Operation.UPLOAD, 403);
-    assertThatThrownBy(() -> store().commit(Map.of("k", "1"), Fence.NONE))
-        .isInstanceOf(StoreUnavailableException.class)
-        .hasMessageContaining("403");
-    assertThat(sleeps).isEmpty();
-  }
-
-  @Test
-  void concurrentWriterWithEqualEpochIsMergedAndRetried() {
-    GcsCheckpointStore leader = store();
-    leader.commit(Map.of("a", "1"), new TestFence("a", 4));
-    store().commit(Map.of("b", "operator"), Fence.NONE);
-    leader.commit(Map.of("a", "2"), new TestFence("a", 4));
-    assertThat(store().loadAll())
-        .containsOnly(
-            Map.entry("a", "2"), Map.entry("b", "operator"), Map.entry("__fence_epoch__", "4"));
-    assertThat(counter("sf2loki_checkpoint_write_retries", "reason", "conflict")).isEqualTo(1);
-  }
-
-  @Test
-  void concurrentWriterWithHigherEpochFencesUsAfterThe412() {
-    GcsCheckpointStore stale = store();
-    stale.commit(Map.of("a", "1"), new TestFence("old", 4));
-    store().commit(Map.of("a", "new"), new TestFence("new", 5));
-    assertThatThrownBy(() -> stale.commit(Map.of("a", "2"), new TestFence("old", 4)))
-        .isInstanceOf(FencedException.class)
-        .hasMessageContaining("epoch 5");
-    assertThat(store().load("a")).contains("new");
-  }
-
-  @Test
   void racingFencedWritersNeverLoseAKeyOrLowerTheEpoch() throws Exception {
     List<Thread> writers = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       String key = "w" + i;
-      GcsCheckpointStore store = store();
-      writers.add(new Thread(() -> store.commit(Map.of(key, "x"), new TestFence(key, 3))));
+      ConditionalCheckpointStore store = store();
+      writers.add(new Thread(() -> store.commit(Map.of(key, "x"), new FakeTerm(key, 3))));
     }
     writers.forEach(Thread::start);
     for (Thread t : writers) {

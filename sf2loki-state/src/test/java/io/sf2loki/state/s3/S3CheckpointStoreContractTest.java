@@ -3,8 +3,9 @@ package io.sf2loki.state.s3;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.StoreEnvironment;
-import io.sf2loki.spi.testing.EpochClaimContract;
 import io.sf2loki.state.internal.RetryPolicy;
+import io.sf2loki.tck.CheckpointDocumentContract;
+import io.sf2loki.tck.EpochClaimContract;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -14,7 +15,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /** The store contract against s3proxy over the real S3 wire protocol. */
-class S3CheckpointStoreContractTest extends EpochClaimContract {
+class S3CheckpointStoreContractTest extends EpochClaimContract
+    implements CheckpointDocumentContract {
 
   private static S3Fixture s3;
   private int documents;
@@ -62,12 +64,12 @@ class S3CheckpointStoreContractTest extends EpochClaimContract {
   }
 
   @Override
-  protected void writeRaw(byte[] bytes) {
+  public void writeRaw(byte[] bytes) {
     s3.client.putObject(b -> b.bucket(S3Fixture.BUCKET).key(key), RequestBody.fromBytes(bytes));
   }
 
   @Override
-  protected Optional<byte[]> readRaw() {
+  public Optional<byte[]> readRaw() {
     try {
       return Optional.of(
           s3.client.getObjectAsBytes(b -> b.bucket(S3Fixture.BUCKET).key(key)).asByteArray());

@@ -1,4 +1,4 @@
-package io.sf2loki.spi.testing;
+package io.sf2loki.tck;
 
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.Term;
@@ -29,10 +29,15 @@ public final class RecordingLeadershipListener implements LeadershipListener {
   private final Consumer<Term> onLoseHook;
   private Term held;
 
+  /** A listener that only records. */
   public RecordingLeadershipListener() {
     this(t -> {}, t -> {});
   }
 
+  /**
+   * A listener that also runs {@code onAcquireHook} and {@code onLoseHook} inside the calls, on the
+   * coordinator's thread, after recording them (an exception they throw reaches the coordinator).
+   */
   public RecordingLeadershipListener(Consumer<Term> onAcquireHook, Consumer<Term> onLoseHook) {
     this.onAcquireHook = onAcquireHook;
     this.onLoseHook = onLoseHook;

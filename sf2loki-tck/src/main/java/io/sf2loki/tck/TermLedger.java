@@ -1,9 +1,11 @@
-package io.sf2loki.coordinate.support;
+package io.sf2loki.tck;
 
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.EpochClaim;
+import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -14,19 +16,19 @@ import java.util.Set;
 
 /**
  * What the engine does with the terms contenders are granted, and the safety properties over them,
- * shared by the coordinators' property tests.
+ * for the world of {@link LeaseCoordinatorProperties}.
  *
- * <p>Like {@code TermRunner}, every contender claims its epoch in the real store at acquire; a
- * refused claim means another replica recorded that epoch first, so the contender resigns without
- * running the term. A contender <em>leads</em> while it holds a current term whose claim succeeded:
- * that is when the engine runs a pipeline and commits. The properties: the persisted epoch never
- * falls; claimed epochs strictly increase; no two contenders lead with one epoch (and, while nobody
- * touched the lease, no two lead at all); the only leader is never fenced; an ended or superseded
- * term never lands a commit; onAcquire and onLose strictly alternate.
+ * <p>Like the engine's {@code TermRunner}, every contender claims its epoch in the real store at
+ * acquire; a refused claim means another replica recorded that epoch first, so the contender
+ * resigns without running the term. A contender <em>leads</em> while it holds a current term whose
+ * claim succeeded: that is when the engine runs a pipeline and commits. The properties: the
+ * persisted epoch never falls; claimed epochs strictly increase; no two contenders lead with one
+ * epoch (and, while nobody touched the lease, no two lead at all); the only leader is never fenced;
+ * an ended or superseded term never lands a commit; onAcquire and onLose strictly alternate.
  */
-public final class TermLedger {
+final class TermLedger {
 
-  private final FencedStore observer;
+  private final CheckpointStore observer;
   private final List<RecordingLeadershipListener> listeners = new ArrayList<>();
   private final List<Term> claims = new ArrayList<>();
   private final Set<Term> refused = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -36,13 +38,22 @@ public final class TermLedger {
   private int commits;
 
   /** Over {@code observer}, a store instance on the contenders' document used only to read it. */
-  public TermLedger(FencedStore observer) {
+  TermLedger(CheckpointStore observer) {
     this.observer = observer;
-    this.maxPersisted = observer.persistedEpoch().orElse(0);
+    this.maxPersisted = floor(observer).persistedEpoch().orElse(0);
+  }
+
+  /** The store's floor; the world's stores are checked for both capabilities when opened. */
+  static EpochFloor floor(CheckpointStore store) {
+    return (EpochFloor) store;
+  }
+
+  private static EpochClaim claims(CheckpointStore store) {
+    return (EpochClaim) store;
   }
 
   /** From now on someone has edited, deleted or corrupted the lease. */
-  public synchronized void tampered(boolean touched) {
+  synchronized void tampered(boolean touched) {
     tampered |= touched;
   }
 
@@ -50,7 +61,7 @@ public final class TermLedger {
    * A listener for one contender incarnation: claims through {@code store} at acquire and runs
    * {@code resign} (on the contender's thread) when the claim is refused.
    */
-  public RecordingLeadershipListener listener(FencedStore store, Runnable resign) {
+  RecordingLeadershipListener listener(CheckpointStore store, Runnable resign) {
     RecordingLeadershipListener listener =
         new RecordingLeadershipListener(t -> acquired(store, t, resign), t -> {});
     synchronized (this) {
@@ -59,9 +70,9 @@ public final class TermLedger {
     return listener;
   }
 
-  private void acquired(FencedStore store, Term term, Runnable resign) {
+  private void acquired(CheckpointStore store, Term term, Runnable resign) {
     try {
-      store.claimEpoch(term);
+      claims(store).claimEpoch(term);
     } catch (FencedException e) {
       synchronized (this) {
         refused.add(term);
@@ -88,12 +99,12 @@ public final class TermLedger {
   }
 
   /** The term {@code listener} leads with now: held, current and claimed. */
-  public synchronized Optional<Term> leading(RecordingLeadershipListener listener) {
+  synchronized Optional<Term> leading(RecordingLeadershipListener listener) {
     return listener.held().filter(t -> t.isCurrent() && !refused.contains(t));
   }
 
   /** The terms the contenders behind {@code listeners} lead with now. */
-  public List<Term> leaders(List<RecordingLeadershipListener> listeners) {
+  List<Term> leaders(List<RecordingLeadershipListener> listeners) {
     List<Term> leading = new ArrayList<>();
     for (RecordingLeadershipListener l : listeners) {
       leading(l).ifPresent(leading::add);
@@ -105,8 +116,8 @@ public final class TermLedger {
    * A commit of one key by the contender behind {@code listener}, through its own store, checked
    * against who leads now.
    */
-  public void commit(
-      RecordingLeadershipListener listener, FencedStore store, String key, List<Term> leaders) {
+  void commit(
+      RecordingLeadershipListener listener, CheckpointStore store, String key, List<Term> leaders) {
     Optional<Term> held = listener.held();
     if (held.isEmpty() || isRefused(held.get())) {
       return; // the engine never runs a term whose claim was refused
@@ -139,7 +150,7 @@ public final class TermLedger {
    *
    * @throws AssertionError naming the first violations
    */
-  public void check(List<Term> leaders) {
+  void check(List<Term> leaders) {
     synchronized (this) {
       for (RecordingLeadershipListener l : listeners) {
         violations.addAll(l.violations());
@@ -148,7 +159,7 @@ public final class TermLedger {
         throw new AssertionError(String.join("; ", violations));
       }
     }
-    long persisted = observer.persistedEpoch().orElse(0);
+    long persisted = floor(observer).persistedEpoch().orElse(0);
     if (persisted < maxPersisted) {
       throw new AssertionError("persisted epoch fell from " + maxPersisted + " to " + persisted);
     }

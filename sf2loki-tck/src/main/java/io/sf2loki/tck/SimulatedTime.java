@@ -1,4 +1,4 @@
-package io.sf2loki.spi.testing;
+package io.sf2loki.tck;
 
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.Ticker;
@@ -47,6 +47,7 @@ public final class SimulatedTime {
   private final List<Waiter> asleep = new ArrayList<>();
   private long now;
 
+  /** A timeline whose wall clock starts at {@code origin}, with no participant yet. */
   public SimulatedTime(Instant origin) {
     this.origin = Objects.requireNonNull(origin, "origin");
   }
@@ -108,11 +109,16 @@ public final class SimulatedTime {
   }
 
   /**
-   * Sleeps {@code duration} of simulated time, waking early when {@code stop} fires.
+   * Sleeps {@code duration} of simulated time, waking early when {@code stop} fires. Like {@link
+   * Thread#sleep}, it throws at once when the thread is interrupted, even if time could advance
+   * straight to the deadline.
    *
    * @return whether a stop was requested
    */
   public boolean sleep(Duration duration, StopSignal stop) throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException(Thread.currentThread().getName() + " interrupted");
+    }
     synchronized (lock) {
       if (!participants.contains(Thread.currentThread())) {
         throw new IllegalStateException(Thread.currentThread().getName() + " is not a participant");
@@ -136,6 +142,39 @@ public final class SimulatedTime {
   /** Sleeps {@code duration} of simulated time. */
   public void sleep(Duration duration) throws InterruptedException {
     sleep(duration, NEVER);
+  }
+
+  /**
+   * A new stop signal whose {@link StopSignal#awaitStop waits} are sleeps on this timeline, so a
+   * participant that waits for its stop (the {@code noop} coordinator does) lets time pass.
+   */
+  public Stop newStop() {
+    return new Stop();
+  }
+
+  /**
+   * A stop signal on this timeline: {@link #awaitStop} is a {@link #sleep(Duration, StopSignal)}.
+   */
+  public final class Stop implements StopSignal {
+    private volatile boolean requested;
+
+    private Stop() {}
+
+    /** Requests the stop; idempotent. Sleepers waiting for it wake within milliseconds. */
+    public void requestStop() {
+      requested = true;
+    }
+
+    @Override
+    public boolean isStopRequested() {
+      return requested;
+    }
+
+    /** Sleeps on the timeline until the stop or {@code timeout}; the caller must participate. */
+    @Override
+    public boolean awaitStop(Duration timeout) throws InterruptedException {
+      return sleep(timeout, this);
+    }
   }
 
   /**

@@ -1,20 +1,20 @@
-package io.sf2loki.coordinate.support;
+package io.sf2loki.tck;
 
 import io.sf2loki.spi.Coordinator;
-import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.testing.RecordingLeadershipListener;
-import io.sf2loki.spi.testing.SimulatedTime;
 import java.time.Duration;
 import java.util.Optional;
 
-/** One coordinator running on its own participant thread, with its listener and stop trigger. */
+/**
+ * One coordinator running on its own participant thread of a {@link SimulatedTime}, with its
+ * listener and its stop signal (whose waits are simulated sleeps too).
+ */
 public final class Contender {
 
   private final String name;
   private final Coordinator coordinator;
   private final RecordingLeadershipListener listener;
-  private final StopTrigger stop = new StopTrigger();
+  private final SimulatedTime.Stop stop;
   private final SimulatedTime.Participant participant;
 
   private Contender(
@@ -22,22 +22,32 @@ public final class Contender {
     this.name = name;
     this.coordinator = coordinator;
     this.listener = l;
+    this.stop = time.newStop();
     this.participant = time.start(name, () -> coordinator.run(listener, stop));
   }
 
+  /** Starts {@code coordinator.run(listener, stop)} on a participant thread named {@code name}. */
   public static Contender start(
       SimulatedTime time, String name, Coordinator coordinator, RecordingLeadershipListener l) {
     return new Contender(time, name, coordinator, l);
   }
 
+  /** Starts {@code coordinator} with a new {@link RecordingLeadershipListener}. */
   public static Contender start(SimulatedTime time, String name, Coordinator coordinator) {
     return start(time, name, coordinator, new RecordingLeadershipListener());
   }
 
+  /** The participant thread's name. */
   public String name() {
     return name;
   }
 
+  /** The coordinator under test. */
+  public Coordinator coordinator() {
+    return coordinator;
+  }
+
+  /** What the coordinator told its listener. */
   public RecordingLeadershipListener listener() {
     return listener;
   }
@@ -47,22 +57,28 @@ public final class Contender {
     return listener.held().filter(Term::isCurrent);
   }
 
+  /** Whether a term is held and still current. */
   public boolean isLeading() {
     return currentTerm().isPresent();
   }
 
-  /** Requests a graceful stop and waits for run() to return. */
+  /**
+   * Requests a graceful stop, waits (in real time) for run() to return and closes the coordinator.
+   * The caller must not be a participant of the timeline, or must not need time to pass for the
+   * stop.
+   */
   public void stop() throws Exception {
     stop.requestStop();
     participant.join(Duration.ofSeconds(20));
     coordinator.close();
   }
 
-  /** Requests a stop without waiting (a crash is modelled by {@link #participant()} leaving). */
+  /** Requests a stop without waiting (a crash is modelled by the adapter's faults, then this). */
   public void requestStop() {
     stop.requestStop();
   }
 
+  /** The participant thread running {@code run}. */
   public SimulatedTime.Participant participant() {
     return participant;
   }
