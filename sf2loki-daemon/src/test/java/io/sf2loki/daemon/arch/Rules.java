@@ -1,5 +1,7 @@
 package io.sf2loki.daemon.arch;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -16,6 +18,24 @@ final class Rules {
   /** Every package is a slice: no two packages of main code may depend on each other. */
   static final ArchRule FREE_OF_CYCLES =
       slices().matching("io.sf2loki.(**)").should().beFreeOfCycles();
+
+  /**
+   * {@link #FREE_OF_CYCLES} less the edges of core's known cycles (docs/architecture.md): the
+   * providers' {@code configure(ConfigReader)} and the helpers binding through it ({@code spi},
+   * {@code registry}, {@code shape} → {@code config}), and {@code SourceEnvironment}'s category
+   * ownership ({@code spi} → {@code shape}). Deterministic, unlike a frozen cycle rule, whose
+   * recorded cycles depend on the order ArchUnit finds them in; any other cycle fails.
+   */
+  static final ArchRule FREE_OF_CYCLES_BUT_KNOWN_DEBT =
+      slices()
+          .matching("io.sf2loki.(**)")
+          .should()
+          .beFreeOfCycles()
+          .ignoreDependency(
+              resideInAnyPackage("io.sf2loki.spi..", "io.sf2loki.registry..", "io.sf2loki.shape.."),
+              resideInAPackage("io.sf2loki.config.."))
+          .ignoreDependency(
+              resideInAPackage("io.sf2loki.spi.."), resideInAPackage("io.sf2loki.shape.."));
 
   /**
    * Time, randomness, the environment and threads come in through the {@code *Environment} records
