@@ -14,9 +14,10 @@ public interface Backoff {
   Duration delay(int attempt);
 
   /**
-   * Jittered exponential backoff: the ceiling doubles from {@code min} up to {@code max}, and the
-   * wait is drawn uniformly from the upper half of the ceiling (never below {@code min}), so that
-   * two lanes or two replicas failing together spread out.
+   * Exponential backoff with full jitter: the ceiling doubles from {@code min} up to {@code max},
+   * and each wait is drawn uniformly between {@code min} and the ceiling, so lanes or replicas
+   * failing together spread out over the whole interval. Never above {@code max}, never below
+   * {@code min}.
    */
   static Backoff exponential(Duration min, Duration max, RandomGenerator random) {
     long minNanos = Math.max(1, min.toNanos());
@@ -27,9 +28,8 @@ public interface Backoff {
       if (ceiling <= 0 || ceiling > maxNanos) {
         ceiling = maxNanos;
       }
-      long half = ceiling / 2;
-      long jittered = half + (half > 0 ? random.nextLong(half + 1) : 0);
-      return Duration.ofNanos(Math.max(minNanos, jittered));
+      long spread = ceiling - minNanos;
+      return Duration.ofNanos(minNanos + (spread > 0 ? random.nextLong(spread + 1) : 0));
     };
   }
 

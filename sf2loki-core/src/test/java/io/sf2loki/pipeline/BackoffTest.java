@@ -14,20 +14,30 @@ class BackoffTest {
       Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30), random);
 
   @Test
-  void ceilingDoublesPerAttemptAndTheWaitStaysInItsUpperHalf() {
+  void ceilingDoublesPerAttemptAndTheWaitIsDrawnBetweenTheMinimumAndIt() {
     for (int attempt = 1; attempt <= 5; attempt++) {
       long ceiling = 1_000L << (attempt - 1);
       for (int i = 0; i < 50; i++) {
         long ms = backoff.delay(attempt).toMillis();
-        assertThat(ms).isBetween(Math.max(1_000, ceiling / 2), ceiling);
+        assertThat(ms).isBetween(1_000L, ceiling);
       }
     }
   }
 
   @Test
+  void fullJitterUsesTheLowerPartOfTheIntervalToo() {
+    assertThat(
+            java.util.stream.IntStream.range(0, 200)
+                .mapToLong(i -> backoff.delay(6).toMillis())
+                .min()
+                .orElseThrow())
+        .isLessThan(15_000);
+  }
+
+  @Test
   void waitNeverExceedsTheMaximumEvenAfterManyAttempts() {
     for (int attempt = 6; attempt < 200; attempt++) {
-      assertThat(backoff.delay(attempt)).isBetween(Duration.ofSeconds(15), Duration.ofSeconds(30));
+      assertThat(backoff.delay(attempt)).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
     }
   }
 

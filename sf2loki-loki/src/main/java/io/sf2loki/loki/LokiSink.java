@@ -5,7 +5,6 @@ import io.sf2loki.config.Durations;
 import io.sf2loki.config.Urls;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
-import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.RetryableSinkException;
 import io.sf2loki.spi.Sink;
@@ -18,7 +17,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,13 +27,13 @@ import org.slf4j.LoggerFactory;
  * rules ({@link WindowPlanner}: late entries routed to a {@code late} stream or re-timestamped,
  * too-new ones held, by the configured policy), grouped into streams by label set (timestamp order
  * within a stream), encoded (protobuf+snappy or JSON, optionally gzip) and POSTed ({@link
- * PushSender}: 429, 5xx and transport errors retried here, then surfaced as {@link
- * RetryableSinkException}; 401, 403, 404 and unexpected statuses at once as retryable). A 400 that
- * names a time rule is learned from and the entries are planned again, never dropped; other 400s
- * and 413s bisect the batch down to the entries Loki rejects, which are dropped, counted, and
- * appended to the dead-letter file, while the rest is delivered ({@link BatchPush}). A stream Loki
- * has not yet accepted alone is pushed alone, because Loki reports only the last stream's
- * too-far-behind entries ({@link StreamNewest}).
+ * PushSender}: one attempt; 429, 5xx, transport errors, 401, 403, 404 and unexpected statuses
+ * surface as {@link RetryableSinkException}, and the lane retries the same batch, sending only what
+ * is still unresolved). A 400 that names a time rule is learned from and the entries are planned
+ * again, never dropped; other 400s and 413s bisect the batch down to the entries Loki rejects,
+ * which are dropped, counted, and appended to the dead-letter file, while the rest is delivered
+ * ({@link BatchPush}). A stream Loki has not yet accepted alone is pushed alone, because Loki
+ * reports only the last stream's too-far-behind entries ({@link StreamNewest}).
  *
  * <p>Each batch is shaped and planned once and, when the pipeline calls {@link #prepare} on the
  * lane's batching thread, encoded there ahead of its push; retries reuse all three ({@link
@@ -79,16 +77,7 @@ public final class LokiSink implements Sink, AutoCloseable {
             metrics);
     this.deadLetter = b.config.deadLetterFile().map(p -> new DeadLetterFile(p, b.clock));
     this.sleeper = b.sleeper;
-    this.sender =
-        new PushSender(
-            transport,
-            metrics,
-            b.config.retry(),
-            Backoff.exponential(
-                b.config.retry().minBackoff(), b.config.retry().maxBackoff(), b.random),
-            b.sleeper,
-            b.clock,
-            Urls.redact(b.config.pushUrl()));
+    this.sender = new PushSender(transport, metrics, b.clock, Urls.redact(b.config.pushUrl()));
     this.planner = new WindowPlanner(b.config.windows(), new StreamNewest());
   }
 
@@ -272,7 +261,6 @@ public final class LokiSink implements Sink, AutoCloseable {
     private final MeterRegistry registry;
     private Clock clock = Clock.systemUTC();
     private Sleeper sleeper = Sleeper.SYSTEM;
-    private RandomGenerator random = RandomGenerator.getDefault();
     private String userAgent = defaultUserAgent();
     private Set<String> extraLabelNames = Set.of();
 
@@ -287,15 +275,9 @@ public final class LokiSink implements Sink, AutoCloseable {
       return this;
     }
 
-    /** How the internal retry waits (tests pass a recording one). */
+    /** How a held push waits (tests pass one that moves a manual clock). */
     public Builder sleeper(Sleeper sleeper) {
       this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-      return this;
-    }
-
-    /** Jitter source of the internal backoff. */
-    public Builder random(RandomGenerator random) {
-      this.random = Objects.requireNonNull(random, "random");
       return this;
     }
 

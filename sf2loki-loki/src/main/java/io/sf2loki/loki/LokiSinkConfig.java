@@ -27,8 +27,6 @@ import java.util.Set;
  * @param connectTimeout connect timeout
  * @param timeout read/write timeout
  * @param maxLineBytes per-line cap, 0 disables
- * @param retry the sink's own retry and backoff bounds (the lanes' are the pipeline's: {@link
- *     io.sf2loki.config.LaneConfig})
  * @param deadLetterFile where permanently rejected entries are appended, when configured
  * @param windows how entries outside Loki's time windows are handled
  */
@@ -46,7 +44,6 @@ public record LokiSinkConfig(
     Duration connectTimeout,
     Duration timeout,
     long maxLineBytes,
-    RetryConfig retry,
     Optional<Path> deadLetterFile,
     TimeWindowConfig windows) {
 
@@ -60,39 +57,6 @@ public record LokiSinkConfig(
   public enum Encoding {
     PROTOBUF,
     JSON
-  }
-
-  /**
-   * Retry bounds of the sink's internal attempts at one push.
-   *
-   * @param attempts attempts of one push inside the sink
-   * @param minBackoff lower bound of the sink's jittered exponential wait
-   * @param maxBackoff upper bound of that wait
-   * @param maxRetryAfter cap on a server's Retry-After
-   */
-  public record RetryConfig(
-      int attempts, Duration minBackoff, Duration maxBackoff, Duration maxRetryAfter) {
-
-    /** The documented defaults (loki-push.md §6). */
-    public static RetryConfig defaults() {
-      return new RetryConfig(
-          5, Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(60));
-    }
-
-    static RetryConfig bind(ConfigReader r) {
-      RetryConfig c =
-          new RetryConfig(
-              r.intInRange("attempts", 1, 100),
-              r.positiveDuration("min_backoff"),
-              r.positiveDuration("max_backoff"),
-              r.positiveDuration("max_retry_after"));
-      if (c.maxBackoff.compareTo(c.minBackoff) < 0) {
-        r.problem(
-            "max_backoff",
-            r.path("max_backoff") + " must not be less than " + r.path("min_backoff"));
-      }
-      return c;
-    }
   }
 
   /**
@@ -163,7 +127,7 @@ public record LokiSinkConfig(
         });
     String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
     String compression = r.oneOf("compression", Set.of("gzip", "none"));
-    RetryConfig retry = RetryConfig.bind(r.section("retry"));
+    acceptRetiredRetryKeys(r.section("retry"));
     Optional<Path> deadLetter = r.optionalString("dead_letter_file").map(Path::of);
     deadLetter.ifPresent(
         p -> {
@@ -188,9 +152,19 @@ public record LokiSinkConfig(
         r.positiveDuration("connect_timeout"),
         r.positiveDuration("timeout"),
         r.bytes("max_line_bytes", 0),
-        retry,
         deadLetter,
         TimeWindowConfig.bind(r));
+  }
+
+  /**
+   * {@code retry.attempts}, {@code min_backoff} and {@code max_backoff} bounded the sink's own
+   * retries, which are gone (the lane is the one retry owner, {@code retry.lane_*}): they are still
+   * accepted and checked, so existing files keep working, and otherwise ignored.
+   */
+  private static void acceptRetiredRetryKeys(ConfigReader retry) {
+    retry.intInRange("attempts", 1, 100);
+    retry.positiveDuration("min_backoff");
+    retry.positiveDuration("max_backoff");
   }
 
   static URI withPushPath(URI url) {

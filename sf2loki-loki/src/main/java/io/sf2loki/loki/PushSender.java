@@ -1,7 +1,5 @@
 package io.sf2loki.loki;
 
-import io.sf2loki.pipeline.Backoff;
-import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.RetryableSinkException;
 import java.io.IOException;
 import java.time.Clock;
@@ -11,38 +9,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends one encoded body until Loki gives a final answer: 2xx, 400 or 413 come back to the caller;
- * 429, 5xx and transport errors are retried with jittered exponential backoff honouring {@code
- * Retry-After} (capped) and then surface as {@link RetryableSinkException}; 401, 403, 404 and other
- * statuses surface at once as retryable, with an ERROR naming the likely fix (misconfiguration must
- * not lose data). Thread-safe.
+ * Makes one classified attempt at one push: 2xx, 400 and 413 come back to the caller; 429, 5xx,
+ * transport errors, 401, 403, 404 and other statuses surface as {@link RetryableSinkException} with
+ * the status and any {@code Retry-After}, for the lane to back off and retry the same batch — the
+ * lane is the one retry owner. 401/403/404 also log an ERROR naming the likely fix
+ * (misconfiguration must not lose data). Every answer and every attempt without one is counted.
+ * Thread-safe.
  */
 final class PushSender {
 
   private static final Logger LOG = LoggerFactory.getLogger(PushSender.class);
 
   private final LokiHttpTransport transport;
-  private final LokiSinkConfig.RetryConfig retry;
-  private final Backoff backoff;
-  private final Sleeper sleeper;
   private final Clock clock;
   private final String target;
   private final LokiMetrics metrics;
   private final AtomicInteger authFailures = new AtomicInteger();
 
-  PushSender(
-      LokiHttpTransport transport,
-      LokiMetrics metrics,
-      LokiSinkConfig.RetryConfig retry,
-      Backoff backoff,
-      Sleeper sleeper,
-      Clock clock,
-      String target) {
+  PushSender(LokiHttpTransport transport, LokiMetrics metrics, Clock clock, String target) {
     this.transport = transport;
     this.metrics = metrics;
-    this.retry = retry;
-    this.backoff = backoff;
-    this.sleeper = sleeper;
     this.clock = clock;
     this.target = target;
   }
@@ -52,63 +38,47 @@ final class PushSender {
     return target;
   }
 
-  /** Sends until a final answer: 2xx, 400 or 413; everything else ends retryable. */
+  /** One attempt: the answer when it is final (2xx, 400 or 413); otherwise retryable. */
   LokiHttpTransport.Response send(EncodedBody body)
       throws RetryableSinkException, InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      if (Thread.interrupted()) {
-        throw new InterruptedException("push to " + target + " interrupted");
-      }
-      RetryableSinkException failure;
-      try {
-        LokiHttpTransport.Response r = transport.send(body);
-        int s = r.status();
-        metrics.response(s);
-        if (s < 300 && s >= 200 || s == 400 || s == 413) {
-          if (s < 300) {
-            authFailures.set(0);
-          }
-          return r;
-        }
-        failure = classify(r);
-      } catch (IOException e) {
-        metrics.transportError(transportReason(e));
-        failure =
-            new RetryableSinkException(
-                "transport error pushing to "
-                    + target
-                    + ": "
-                    + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()),
-                0,
-                null,
-                e);
-      }
-      if (attempt >= retry.attempts()) {
-        throw failure;
-      }
-      Duration wait = backoff.delay(attempt);
-      if (failure.retryAfter().isPresent()) {
-        wait = Backoff.honouring(wait, failure.retryAfter().get(), retry.maxRetryAfter());
-      }
-      LOG.debug("push attempt {} failed ({}); retrying in {}", attempt, failure.getMessage(), wait);
-      sleeper.sleep(wait);
+    if (Thread.interrupted()) {
+      throw new InterruptedException("push to " + target + " interrupted");
     }
+    LokiHttpTransport.Response r;
+    try {
+      r = transport.send(body);
+    } catch (IOException e) {
+      metrics.transportError(transportReason(e));
+      throw new RetryableSinkException(
+          "transport error pushing to "
+              + target
+              + ": "
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+          0,
+          null,
+          e);
+    }
+    int s = r.status();
+    metrics.response(s);
+    if (s < 300 && s >= 200 || s == 400 || s == 413) {
+      if (s < 300) {
+        authFailures.set(0);
+      }
+      return r;
+    }
+    throw classify(r);
   }
 
-  /** A retryable failure for a non-final status; throws at once for the non-internal ones. */
-  private RetryableSinkException classify(LokiHttpTransport.Response r)
-      throws RetryableSinkException {
+  /** The retryable failure for a non-final status. */
+  private RetryableSinkException classify(LokiHttpTransport.Response r) {
     int s = r.status();
     Duration retryAfter = RetryAfter.parse(r.retryAfter().orElse(null), clock).orElse(null);
-    String message = "Loki at " + target + " answered " + s + describe(r.body());
-    if (s == 429 || s >= 500) {
-      return new RetryableSinkException(message, s, retryAfter, null);
-    }
     if (s == 401 || s == 403 || s == 404) {
       authFailure(s);
     }
-    throw new RetryableSinkException(message, s, retryAfter, null);
+    return new RetryableSinkException(
+        "Loki at " + target + " answered " + s + describe(r.body()), s, retryAfter, null);
   }
 
   private void authFailure(int status) {

@@ -30,10 +30,4 @@ class DefaultsMatchReferenceConfTest {
   void timeWindowDefaultsAreTheDocumentedOnes() {
     assertThat(LokiSinkConfig.bind(sinkLoki()).windows()).isEqualTo(TimeWindowConfig.defaults());
   }
-
-  @Test
-  void sinkRetryDefaultsAreTheDocumentedOnes() {
-    assertThat(LokiSinkConfig.bind(sinkLoki()).retry())
-        .isEqualTo(LokiSinkConfig.RetryConfig.defaults());
-  }
 }

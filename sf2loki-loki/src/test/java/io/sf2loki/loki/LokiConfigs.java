@@ -2,7 +2,6 @@ package io.sf2loki.loki;
 
 import io.sf2loki.config.Secret;
 import io.sf2loki.loki.LokiSinkConfig.Encoding;
-import io.sf2loki.loki.LokiSinkConfig.RetryConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,7 +93,6 @@ public final class LokiConfigs {
         Duration.ofSeconds(2),
         timeout,
         maxLineBytes,
-        RetryConfig.defaults(),
         deadLetter,
         windows);
   }

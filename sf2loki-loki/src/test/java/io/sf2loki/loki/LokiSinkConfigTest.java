@@ -32,13 +32,24 @@ class LokiSinkConfigTest {
   }
 
   @Test
-  void retryAndDeadLetterDefaultsBind() throws Exception {
+  void retiredSinkRetryKeysAreStillAcceptedAndChecked() throws Exception {
+    ConfigReader ok =
+        read("sink.loki { url = \"http://loki\", retry { attempts = 9, min_backoff = 1s } }");
+    LokiSinkConfig.bind(ok);
+    assertThat(ok.problems()).isEmpty();
+
+    ConfigReader bad = read("sink.loki { url = \"http://loki\", retry { attempts = 0 } }");
+    LokiSinkConfig.bind(bad);
+    assertThat(messages(bad)).anySatisfy(m -> assertThat(m).contains("sink.loki.retry.attempts"));
+  }
+
+  @Test
+  void deadLetterAndPushUrlDefaultsBind() throws Exception {
     ConfigReader r = read("sink.loki.url = \"http://loki:3100\"");
 
     LokiSinkConfig c = LokiSinkConfig.bind(r);
 
     assertThat(r.problems()).isEmpty();
-    assertThat(c.retry()).isEqualTo(LokiSinkConfig.RetryConfig.defaults());
     assertThat(c.deadLetterFile()).isEmpty();
     assertThat(c.pushUrl().toString()).isEqualTo("http://loki:3100/loki/api/v1/push");
   }
