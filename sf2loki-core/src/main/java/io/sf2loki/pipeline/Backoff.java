@@ -14,10 +14,10 @@ public interface Backoff {
   Duration delay(int attempt);
 
   /**
-   * Exponential backoff with full jitter: the ceiling doubles from {@code min} up to {@code max},
-   * and each wait is drawn uniformly between {@code min} and the ceiling, so lanes or replicas
-   * failing together spread out over the whole interval. Never above {@code max}, never below
-   * {@code min}.
+   * Exponential backoff with jitter over the whole interval: the ceiling doubles from {@code min}
+   * up to {@code max}, and each wait is drawn uniformly between half of {@code min} and the
+   * ceiling, so lanes or replicas failing together spread out, the first retry included. Never
+   * above {@code max}.
    */
   static Backoff exponential(Duration min, Duration max, RandomGenerator random) {
     long minNanos = Math.max(1, min.toNanos());
@@ -28,8 +28,9 @@ public interface Backoff {
       if (ceiling <= 0 || ceiling > maxNanos) {
         ceiling = maxNanos;
       }
-      long spread = ceiling - minNanos;
-      return Duration.ofNanos(minNanos + (spread > 0 ? random.nextLong(spread + 1) : 0));
+      long floor = Math.max(1, minNanos / 2);
+      long spread = ceiling - floor;
+      return Duration.ofNanos(floor + (spread > 0 ? random.nextLong(spread + 1) : 0));
     };
   }
 

@@ -89,6 +89,9 @@ public final class PipelineMetrics {
 
   void attach(Source.Lane lane, LaneQueue queue) {
     lanes.get(lane).set(queue);
+    // A new run starts healthy: a failure left over from an earlier term (a lane abandoned while
+    // retrying) must not make this one look degraded from the start.
+    failingSince.get(lane).set(null);
   }
 
   void detach(Source.Lane lane, LaneQueue queue) {

@@ -10,7 +10,8 @@ import java.util.random.RandomGenerator;
  *
  * @param clock wall clock (Retry-After dates, time windows, dead-letter records)
  * @param metrics where the sink reports pushes, answers and drops
- * @param random jitter of the sink's own backoff
+ * @param random randomness for a sink that needs some (the Loki sink needs none: the lane owns
+ *     retries and their jitter)
  */
 public record SinkEnvironment(Clock clock, MeterRegistry metrics, RandomGenerator random) {
 

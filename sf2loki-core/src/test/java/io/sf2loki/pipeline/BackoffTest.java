@@ -14,14 +14,24 @@ class BackoffTest {
       Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30), random);
 
   @Test
-  void ceilingDoublesPerAttemptAndTheWaitIsDrawnBetweenTheMinimumAndIt() {
+  void ceilingDoublesPerAttemptAndTheWaitIsDrawnBetweenHalfTheMinimumAndIt() {
     for (int attempt = 1; attempt <= 5; attempt++) {
       long ceiling = 1_000L << (attempt - 1);
       for (int i = 0; i < 50; i++) {
         long ms = backoff.delay(attempt).toMillis();
-        assertThat(ms).isBetween(1_000L, ceiling);
+        assertThat(ms).isBetween(500L, ceiling);
       }
     }
+  }
+
+  @Test
+  void theFirstRetryIsJitteredToo() {
+    assertThat(
+            java.util.stream.IntStream.range(0, 50)
+                .mapToObj(i -> backoff.delay(1))
+                .distinct()
+                .count())
+        .isGreaterThan(1);
   }
 
   @Test
@@ -37,7 +47,7 @@ class BackoffTest {
   @Test
   void waitNeverExceedsTheMaximumEvenAfterManyAttempts() {
     for (int attempt = 6; attempt < 200; attempt++) {
-      assertThat(backoff.delay(attempt)).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
+      assertThat(backoff.delay(attempt)).isBetween(Duration.ofMillis(500), Duration.ofSeconds(30));
     }
   }
 

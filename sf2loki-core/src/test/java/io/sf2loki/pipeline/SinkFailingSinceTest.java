@@ -28,6 +28,13 @@ class SinkFailingSinceTest {
   }
 
   @Test
+  void aNewRunOfTheLaneStartsHealthyWhateverTheLastTermLeftBehind() {
+    metrics.pushRetried(Source.Lane.BULK, t0); // the term ended while this lane was retrying
+    metrics.attach(Source.Lane.BULK, new LaneQueue(100, 0)); // the next term's pipeline
+    assertThat(metrics.sinkFailingSince()).isEmpty();
+  }
+
+  @Test
   void earliestFailingLaneWins() {
     metrics.pushRetried(Source.Lane.STREAMING, t0.plusSeconds(10));
     metrics.pushRetried(Source.Lane.BULK, t0);

@@ -77,8 +77,8 @@ public final class LokiMetrics {
   }
 
   /**
-   * Counts one answer Loki gave to one HTTP attempt, by status code; the sink's own retries of 429
-   * and 5xx are attempts too, so a Loki that throttles for minutes shows here.
+   * Counts one answer Loki gave to one HTTP attempt, by status code; every lane retry is an attempt
+   * too, so a Loki that throttles for minutes shows here.
    */
   void response(int status) {
     Counter.builder("sf2loki_loki_responses")
