@@ -75,6 +75,18 @@ public final class ConfigReader {
     return root.hasPath(path(key));
   }
 
+  /**
+   * Whether {@code key} is set by the user (file, string or environment) rather than only by a
+   * module's {@code reference.conf} default.
+   */
+  public boolean isSetByUser(String key) {
+    if (!root.hasPath(path(key))) {
+      return false;
+    }
+    String resource = root.getValue(path(key)).origin().resource();
+    return resource == null || !resource.endsWith("reference.conf");
+  }
+
   /** Records a problem about {@code key}; the message should start with the key path. */
   public void problem(String key, String message) {
     problems.add(new ConfigProblem(path(key), message));

@@ -47,6 +47,9 @@ public record LokiSinkConfig(
     Optional<Path> deadLetterFile,
     TimeWindowConfig windows) {
 
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(LokiSinkConfig.class);
+
   /** The push path Loki serves. */
   public static final String PUSH_PATH = "/loki/api/v1/push";
 
@@ -165,6 +168,15 @@ public record LokiSinkConfig(
     retry.intInRange("attempts", 1, 100);
     retry.positiveDuration("min_backoff");
     retry.positiveDuration("max_backoff");
+    for (String key : new String[] {"attempts", "min_backoff", "max_backoff"}) {
+      if (retry.isSetByUser(key)) {
+        LOG.warn(
+            "{} is retired and ignored: the lane retries every failed push itself, with {} and {}",
+            retry.path(key),
+            retry.path("lane_min_backoff"),
+            retry.path("lane_max_backoff"));
+      }
+    }
   }
 
   static URI withPushPath(URI url) {

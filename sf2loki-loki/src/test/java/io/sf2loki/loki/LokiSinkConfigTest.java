@@ -44,6 +44,28 @@ class LokiSinkConfigTest {
   }
 
   @Test
+  void aRetiredRetryKeySetByTheUserIsNamedInAWarning() throws Exception {
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+        new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LokiSinkConfig.class);
+    logger.addAppender(log);
+    try {
+      LokiSinkConfig.bind(read("sink.loki { url = \"http://loki\", retry { attempts = 9 } }"));
+      LokiSinkConfig.bind(read("sink.loki.url = \"http://loki\""));
+    } finally {
+      logger.detachAppender(log);
+    }
+    assertThat(log.list)
+        .extracting(e -> e.getFormattedMessage())
+        .containsExactly(
+            "sink.loki.retry.attempts is retired and ignored: the lane retries every failed push"
+                + " itself, with sink.loki.retry.lane_min_backoff and"
+                + " sink.loki.retry.lane_max_backoff");
+  }
+
+  @Test
   void deadLetterAndPushUrlDefaultsBind() throws Exception {
     ConfigReader r = read("sink.loki.url = \"http://loki:3100\"");
 
