@@ -149,33 +149,41 @@ class LateDataEndToEndTest {
         .sum();
   }
 
+  /** 100 Login rows of the hour H-4, published at H-2:50. */
+  private LogFileSpec newerHourFile() {
+    return file(
+        "0ATD00009000001AAA",
+        hour.minus(4, ChronoUnit.HOURS),
+        hour.minusSeconds(3 * 3600 - 600),
+        1,
+        100,
+        1);
+  }
+
+  /** 150 late Login rows of the hour H-6 in a Sequence 2 file, published now (past the settle). */
+  private LogFileSpec lateSequenceFile() {
+    return file(
+        "0ATD00009000002AAA",
+        hour.minus(6, ChronoUnit.HOURS),
+        Instant.now().minus(6, ChronoUnit.MINUTES), // past the 5 m settle window
+        2,
+        150,
+        2);
+  }
+
   private String checkpoint() throws Exception {
     return Files.readString(dir.resolve("state.json"));
   }
 
   @Test
   void aLateSequenceHourlyFileAfterANewerHourIsDeliveredExactlyOnce() throws Exception {
-    LogFileSpec newer =
-        file(
-            "0ATD00009000001AAA",
-            hour.minus(4, ChronoUnit.HOURS),
-            hour.minusSeconds(3 * 3600 - 600),
-            1,
-            100,
-            1);
+    LogFileSpec newer = newerHourFile();
     List<String> all = new ArrayList<>(expected(List.of(newer)));
     StopTrigger stop = new StopTrigger();
     try (Engine engine = elfEngine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
       await().atMost(Duration.ofSeconds(60)).until(() -> lines("Login").size() >= 100);
-      LogFileSpec late =
-          file(
-              "0ATD00009000002AAA",
-              hour.minus(6, ChronoUnit.HOURS),
-              Instant.now().minus(6, ChronoUnit.MINUTES), // past the 5 m settle window
-              2,
-              150,
-              2);
+      LogFileSpec late = lateSequenceFile();
       all.addAll(expected(List.of(late)));
       await().atMost(Duration.ofSeconds(60)).until(() -> lines("Login").size() >= 250);
       stop.requestStop();
@@ -192,25 +200,11 @@ class LateDataEndToEndTest {
 
   @Test
   void aRestartBetweenTheNewerHourAndTheLateFileTurnsNoLateRowIntoALoss() throws Exception {
-    LogFileSpec newer =
-        file(
-            "0ATD00009000001AAA",
-            hour.minus(4, ChronoUnit.HOURS),
-            hour.minusSeconds(3 * 3600 - 600),
-            1,
-            100,
-            1);
+    LogFileSpec newer = newerHourFile();
     try (Engine engine = elfEngine()) {
       runUntil(engine, () -> lines("Login").size() >= 100);
     }
-    LogFileSpec late =
-        file(
-            "0ATD00009000002AAA",
-            hour.minus(6, ChronoUnit.HOURS),
-            Instant.now().minus(6, ChronoUnit.MINUTES), // past the 5 m settle window
-            2,
-            150,
-            2);
+    LogFileSpec late = lateSequenceFile();
     try (Engine engine = elfEngine()) {
       runUntil(engine, () -> lines("Login").size() >= 250);
     }
