@@ -1,5 +1,6 @@
 package io.sf2loki.config;
 
+import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;

@@ -1,8 +1,8 @@
 package io.sf2loki.shape;
 
 import io.sf2loki.config.ConfigReader;
-import io.sf2loki.config.Secret;
 import io.sf2loki.model.StreamLabels;
+import io.sf2loki.spi.Secret;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

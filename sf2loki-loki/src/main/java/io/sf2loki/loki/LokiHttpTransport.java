@@ -1,6 +1,6 @@
 package io.sf2loki.loki;
 
-import io.sf2loki.config.Secret;
+import io.sf2loki.spi.Secret;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.sf2loki.loki;
 
 import io.sf2loki.config.ConfigReader;
-import io.sf2loki.config.Secret;
 import io.sf2loki.config.Urls;
+import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.sf2loki.loki;
 
-import io.sf2loki.config.Secret;
 import io.sf2loki.loki.LokiSinkConfig.Encoding;
+import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.sf2loki.salesforce.auth;
 
-import io.sf2loki.config.Secret;
+import io.sf2loki.spi.Secret;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;

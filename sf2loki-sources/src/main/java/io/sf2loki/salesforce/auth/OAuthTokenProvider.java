@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.SalesforceConfig;
-import io.sf2loki.config.Secret;
+import io.sf2loki.spi.Secret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

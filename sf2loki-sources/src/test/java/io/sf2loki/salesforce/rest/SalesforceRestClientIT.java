@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.config.Secret;
 import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.spi.Secret;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
 import io.sf2loki.testkit.salesforce.LogFileSpec;

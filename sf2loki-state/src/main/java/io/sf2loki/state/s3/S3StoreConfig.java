@@ -1,8 +1,8 @@
 package io.sf2loki.state.s3;
 
 import io.sf2loki.config.ConfigReader;
-import io.sf2loki.config.Secret;
 import io.sf2loki.config.Urls;
+import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;

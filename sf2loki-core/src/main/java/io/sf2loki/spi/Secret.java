@@ -1,4 +1,4 @@
-package io.sf2loki.config;
+package io.sf2loki.spi;
 
 import java.util.Objects;
 
