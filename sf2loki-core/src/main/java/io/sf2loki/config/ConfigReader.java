@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,17 +25,19 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Reads typed values from one section of a loaded configuration and <em>collects</em> problems
- * instead of throwing, so that a user sees every mistake at once with its key path.
+ * The {@link ConfigSection} over a Typesafe Config tree: reads typed values from one section of a
+ * loaded configuration and <em>collects</em> problems instead of throwing, so that a user sees
+ * every mistake at once with its key path.
  *
  * <p>Every getter returns a usable fallback when the value is wrong (and records why), so binding
  * code can read a whole section straight through and let {@link #throwIfInvalid()} decide at the
  * end. Defaults come from the modules' {@code reference.conf}; a key set to {@code null} there is
- * optional and unset.
+ * optional and unset. Providers see only the {@link ConfigSection} contract; the problem list and
+ * Typesafe Config stay here.
  *
  * <p>Not thread-safe; one reader tree per load.
  */
-public final class ConfigReader {
+public final class ConfigReader implements ConfigSection {
 
   private final Config root;
   private final String prefix;
@@ -51,17 +54,17 @@ public final class ConfigReader {
     return new ConfigReader(resolved, "", new TreeSet<>());
   }
 
-  /** The reader of the whole configuration, sharing this reader's problem list. */
+  @Override
   public ConfigReader root() {
     return new ConfigReader(root, "", problems);
   }
 
-  /** A reader of {@code key}'s sub-section, sharing this reader's problem list. */
+  @Override
   public ConfigReader section(String key) {
     return new ConfigReader(root, path(key), problems);
   }
 
-  /** The full path of {@code key} in this section, as shown in messages. */
+  @Override
   public String path(String key) {
     return prefix.isEmpty() ? key : prefix + "." + key;
   }
@@ -71,15 +74,12 @@ public final class ConfigReader {
     return prefix;
   }
 
-  /** True when {@code key} is set to a non-null value. */
+  @Override
   public boolean isSet(String key) {
     return root.hasPath(path(key));
   }
 
-  /**
-   * Whether {@code key} is set by the user (file, string or environment) rather than only by a
-   * module's {@code reference.conf} default.
-   */
+  @Override
   public boolean isSetByUser(String key) {
     if (!root.hasPath(path(key))) {
       return false;
@@ -88,7 +88,7 @@ public final class ConfigReader {
     return resource == null || !resource.endsWith("reference.conf");
   }
 
-  /** Records a problem about {@code key}; the message should start with the key path. */
+  @Override
   public void problem(String key, String message) {
     problems.add(new ConfigProblem(path(key), message));
   }
@@ -114,7 +114,7 @@ public final class ConfigReader {
     }
   }
 
-  /** A string that may be unset or blank (both read as empty). */
+  @Override
   public Optional<String> optionalString(String key) {
     String p = path(key);
     if (!root.hasPath(p)) {
@@ -129,7 +129,7 @@ public final class ConfigReader {
     return s.isEmpty() ? Optional.empty() : Optional.of(s);
   }
 
-  /** A string that must be present and not blank. */
+  @Override
   public String requiredString(String key) {
     Optional<String> value = optionalString(key);
     if (value.isEmpty() && !hasProblemAt(path(key))) {
@@ -138,12 +138,12 @@ public final class ConfigReader {
     return value.orElse("");
   }
 
-  /** A string with a default from {@code reference.conf}; blank reads as the empty string. */
+  @Override
   public String string(String key) {
     return optionalString(key).orElse("");
   }
 
-  /** One of {@code allowed}, compared exactly. */
+  @Override
   public String oneOf(String key, Collection<String> allowed) {
     String value = string(key);
     if (!allowed.contains(value)) {
@@ -159,7 +159,7 @@ public final class ConfigReader {
     return value;
   }
 
-  /** A boolean ({@code true/false/yes/no/on/off}). */
+  @Override
   public boolean bool(String key) {
     try {
       return root.getBoolean(path(key));
@@ -171,13 +171,13 @@ public final class ConfigReader {
     return false;
   }
 
-  /** An integer within {@code [min, max]}. */
+  @Override
   public int intInRange(String key, int min, int max) {
     long v = longInRange(key, min, max);
     return (int) v;
   }
 
-  /** A long within {@code [min, max]}. */
+  @Override
   public long longInRange(String key, long min, long max) {
     String p = path(key);
     long value;
@@ -197,7 +197,7 @@ public final class ConfigReader {
     return value;
   }
 
-  /** A byte size: an integer or a size with a unit ({@code 512KiB}, {@code 4MB}), at least min. */
+  @Override
   public long bytes(String key, long min) {
     String p = path(key);
     long value;
@@ -218,7 +218,7 @@ public final class ConfigReader {
     return value;
   }
 
-  /** A duration in any form {@link Durations} accepts; unset yields zero plus a problem. */
+  @Override
   public Duration duration(String key) {
     return optionalDuration(key)
         .orElseGet(
@@ -230,7 +230,7 @@ public final class ConfigReader {
             });
   }
 
-  /** A duration strictly greater than zero. */
+  @Override
   public Duration positiveDuration(String key) {
     Duration d = duration(key);
     if (!hasProblemAt(path(key)) && (d.isZero() || d.isNegative())) {
@@ -240,7 +240,7 @@ public final class ConfigReader {
     return d;
   }
 
-  /** A duration that may be unset. */
+  @Override
   public Optional<Duration> optionalDuration(String key) {
     Optional<String> text = optionalString(key);
     if (text.isEmpty()) {
@@ -254,7 +254,7 @@ public final class ConfigReader {
     }
   }
 
-  /** A list of strings. A single string (as an environment override gives) is split on commas. */
+  @Override
   public List<String> stringList(String key) {
     String p = path(key);
     if (!root.hasPath(p)) {
@@ -273,7 +273,7 @@ public final class ConfigReader {
     }
   }
 
-  /** An object of string values (labels, headers), in the order given. */
+  @Override
   public Map<String, String> stringMap(String key) {
     String p = path(key);
     if (!root.hasPath(p)) {
@@ -299,13 +299,8 @@ public final class ConfigReader {
     return out;
   }
 
-  /**
-   * Readers over the objects of the list at {@code key} (rules, object entries), in list order.
-   * Element {@code i} is addressed as {@code key.i} in messages, e.g. {@code
-   * sources.apexlog.transforms.0.action}; its {@link #root()} is the element alone. An element that
-   * is not an object is recorded as a problem and skipped.
-   */
-  public List<ConfigReader> objectList(String key) {
+  @Override
+  public List<ConfigSection> objectList(String key) {
     String p = path(key);
     if (!root.hasPath(p)) {
       return List.of();
@@ -315,7 +310,7 @@ public final class ConfigReader {
       problem(key, p + " must be a list of objects (got " + raw(key) + ")");
       return List.of();
     }
-    List<ConfigReader> out = new ArrayList<>();
+    List<ConfigSection> out = new ArrayList<>();
     for (int i = 0; i < list.size(); i++) {
       String element = p + "." + i;
       if (list.get(i) instanceof ConfigObject obj) {
@@ -329,13 +324,8 @@ public final class ConfigReader {
     return out;
   }
 
-  /**
-   * Like {@link #objectList(String)}, but an element may also be a bare string, read as the object
-   * {@code {shorthandKey = element}} (so {@code ["Login", {name = API, sample = 0.5}]} is a list of
-   * two objects with a {@code name}). A single comma-separated string (as an environment override
-   * gives) is one shorthand element per item.
-   */
-  public List<ConfigReader> objectList(String key, String shorthandKey) {
+  @Override
+  public List<ConfigSection> objectList(String key, String shorthandKey) {
     String p = path(key);
     if (!root.hasPath(p)) {
       return List.of();
@@ -352,7 +342,7 @@ public final class ConfigReader {
       problem(key, p + " must be a list of names or objects (got " + raw(key) + ")");
       return List.of();
     }
-    List<ConfigReader> out = new ArrayList<>();
+    List<ConfigSection> out = new ArrayList<>();
     for (int i = 0; i < elements.size(); i++) {
       String element = p + "." + i;
       ConfigValue e = elements.get(i);
@@ -371,7 +361,7 @@ public final class ConfigReader {
     return out;
   }
 
-  /** The names set (to non-null values) directly in this section, sorted. */
+  @Override
   public Set<String> keys() {
     if (prefix.isEmpty() || !root.hasPath(prefix)) {
       return prefix.isEmpty() ? new TreeSet<>(root.root().keySet()) : Set.of();
@@ -387,10 +377,7 @@ public final class ConfigReader {
     return out;
   }
 
-  /**
-   * A secret given inline ({@code key}) or read from a file ({@code key_file}, whitespace
-   * stripped). The inline value wins; a blank value counts as missing.
-   */
+  @Override
   public Optional<Secret> optionalSecret(String key) {
     Optional<String> inline = optionalString(key);
     if (inline.isPresent()) {
@@ -420,7 +407,7 @@ public final class ConfigReader {
     }
   }
 
-  /** A secret that must be given, inline or as a file. */
+  @Override
   public Optional<Secret> requiredSecret(String key) {
     Optional<Secret> secret = optionalSecret(key);
     if (secret.isEmpty() && !hasProblemAt(path(key + "_file"))) {

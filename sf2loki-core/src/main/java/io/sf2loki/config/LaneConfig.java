@@ -1,5 +1,6 @@
 package io.sf2loki.config;
 
+import io.sf2loki.spi.ConfigSection;
 import java.time.Duration;
 
 /**
@@ -62,9 +63,9 @@ public record LaneConfig(
    *
    * @param sinkLoki the {@code sink.loki} section
    */
-  public static LaneConfig bind(ConfigReader sinkLoki) {
-    ConfigReader batch = sinkLoki.section("batch");
-    ConfigReader retry = sinkLoki.section("retry");
+  public static LaneConfig bind(ConfigSection sinkLoki) {
+    ConfigSection batch = sinkLoki.section("batch");
+    ConfigSection retry = sinkLoki.section("retry");
     LaneConfig c =
         new LaneConfig(
             batch.intInRange("max_entries", 1, 1_000_000),

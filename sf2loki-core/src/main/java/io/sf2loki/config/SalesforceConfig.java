@@ -1,5 +1,6 @@
 package io.sf2loki.config;
 
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.time.Duration;
@@ -50,7 +51,7 @@ public record SalesforceConfig(
   }
 
   /** Binds and validates {@code salesforce}, recording every problem on {@code r}. */
-  public static SalesforceConfig bind(ConfigReader r) {
+  public static SalesforceConfig bind(ConfigSection r) {
     String environment = r.oneOf("environment", Set.of("production", "sandbox"));
     String mode = r.oneOf("auth_mode", Set.of("jwt_bearer", "client_credentials"));
     AuthMode authMode =

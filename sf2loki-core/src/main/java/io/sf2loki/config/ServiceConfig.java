@@ -1,5 +1,6 @@
 package io.sf2loki.config;
 
+import io.sf2loki.spi.ConfigSection;
 import java.time.Duration;
 import java.util.Set;
 
@@ -23,7 +24,7 @@ public record ServiceConfig(
     String logFormat) {
 
   /** Binds and validates {@code service}. */
-  public static ServiceConfig bind(ConfigReader r) {
+  public static ServiceConfig bind(ConfigSection r) {
     return new ServiceConfig(
         r.requiredString("http_host"),
         r.intInRange("http_port", 0, 65535),

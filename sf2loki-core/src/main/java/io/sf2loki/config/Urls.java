@@ -1,5 +1,6 @@
 package io.sf2loki.config;
 
+import io.sf2loki.spi.ConfigSection;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -11,7 +12,7 @@ public final class Urls {
   private Urls() {}
 
   /** An optional absolute http or https URL. */
-  public static Optional<URI> optional(ConfigReader r, String key) {
+  public static Optional<URI> optional(ConfigSection r, String key) {
     Optional<String> text = r.optionalString(key);
     if (text.isEmpty()) {
       return Optional.empty();
@@ -32,7 +33,7 @@ public final class Urls {
   }
 
   /** A required absolute http or https URL. */
-  public static URI required(ConfigReader r, String key) {
+  public static URI required(ConfigSection r, String key) {
     Optional<URI> uri = optional(r, key);
     if (uri.isEmpty() && r.optionalString(key).isEmpty()) {
       r.problem(key, r.path(key) + " must not be empty");

@@ -1,8 +1,8 @@
 package io.sf2loki.registry;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.ComponentProvider;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.SinkProvider;
 import io.sf2loki.spi.SourceProvider;
@@ -88,7 +88,7 @@ public final class ProviderRegistry<P extends ComponentProvider<?>> {
    * The provider selected by the value at {@code key}, recording a problem on {@code reader} when
    * the type is unknown or ambiguous.
    */
-  public Optional<P> select(ConfigReader reader, String key) {
+  public Optional<P> select(ConfigSection reader, String key) {
     String type = reader.string(key);
     for (String d : duplicates) {
       if (d.contains("'" + type + "'")) {

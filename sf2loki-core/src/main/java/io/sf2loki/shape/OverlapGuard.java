@@ -1,6 +1,6 @@
 package io.sf2loki.shape;
 
-import io.sf2loki.config.ConfigReader;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.SourceProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +27,7 @@ public final class OverlapGuard {
    * @param sources the bound factories of the enabled source families, by type
    */
   public static CategoryOwnership check(
-      Map<String, SourceProvider.Factory> sources, ConfigReader sourcesSection) {
+      Map<String, SourceProvider.Factory> sources, ConfigSection sourcesSection) {
     boolean allow = sourcesSection.isSet("allow_overlap") && sourcesSection.bool("allow_overlap");
     Map<String, Set<String>> explicitByType = new LinkedHashMap<>();
     Map<String, Map<String, List<String>>> byCategory = new TreeMap<>();
@@ -53,7 +53,7 @@ public final class OverlapGuard {
     return new CategoryOwnership(allow, explicitByType);
   }
 
-  private static void report(ConfigReader r, String category, Map<String, List<String>> owners) {
+  private static void report(ConfigSection r, String category, Map<String, List<String>> owners) {
     if (owners.size() < 2) {
       return;
     }

@@ -1,7 +1,7 @@
 package io.sf2loki.shape;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.model.StreamLabels;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.util.List;
 import java.util.Objects;
@@ -39,7 +39,7 @@ public record ShapingConfig(
   }
 
   /** Binds the shared keys of {@code section} ({@code sources.<type>}). */
-  public static ShapingConfig bind(ConfigReader section) {
+  public static ShapingConfig bind(ConfigSection section) {
     List<TransformRule> rules = TransformsConfig.bind(section);
     Optional<Secret> salt = section.root().section("sources").optionalSecret("transform_salt");
     if (salt.isEmpty() && rules.stream().anyMatch(r -> r.action() == TransformRule.Action.HASH)) {
@@ -58,7 +58,7 @@ public record ShapingConfig(
    * Checks promoted label names given at {@code r.path(key)}: identifier-shaped, not reserved, and
    * not removed by a {@code drop_field} rule for {@code eventType}.
    */
-  public void checkLabels(ConfigReader r, String key, String eventType, List<String> labels) {
+  public void checkLabels(ConfigSection r, String key, String eventType, List<String> labels) {
     for (String label : labels) {
       if (!StreamLabels.isValidName(label)) {
         r.problem(
@@ -83,7 +83,7 @@ public record ShapingConfig(
   }
 
   /** A sample rate in (0, 1] at {@code key}; unset is 1.0. */
-  public static double rate(ConfigReader r, String key) {
+  public static double rate(ConfigSection r, String key) {
     Optional<String> text = r.optionalString(key);
     if (text.isEmpty()) {
       return 1.0;

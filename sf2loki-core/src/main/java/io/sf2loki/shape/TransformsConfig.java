@@ -1,6 +1,6 @@
 package io.sf2loki.shape;
 
-import io.sf2loki.config.ConfigReader;
+import io.sf2loki.spi.ConfigSection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,16 +31,16 @@ public final class TransformsConfig {
   private TransformsConfig() {}
 
   /** The rules of {@code section}'s {@code transforms} list, in order. */
-  public static List<TransformRule> bind(ConfigReader section) {
+  public static List<TransformRule> bind(ConfigSection section) {
     List<TransformRule> rules = new ArrayList<>();
-    List<ConfigReader> elements = section.objectList("transforms");
+    List<ConfigSection> elements = section.objectList("transforms");
     for (int i = 0; i < elements.size(); i++) {
       bindRule(elements.get(i), i).ifPresent(rules::add);
     }
     return rules;
   }
 
-  private static Optional<TransformRule> bindRule(ConfigReader r, int index) {
+  private static Optional<TransformRule> bindRule(ConfigSection r, int index) {
     for (String key : r.keys()) {
       if (!KEYS.contains(key)) {
         r.problem(
@@ -81,7 +81,7 @@ public final class TransformsConfig {
   }
 
   private static void checkShape(
-      ConfigReader r, TransformRule.Action a, List<String> fields, Map<String, Glob> match) {
+      ConfigSection r, TransformRule.Action a, List<String> fields, Map<String, Glob> match) {
     if (a == TransformRule.Action.DROP_ROW) {
       if (r.isSet("fields")) {
         r.problem("fields", r.path("fields") + " is not allowed with action drop_row (use match)");
@@ -99,7 +99,7 @@ public final class TransformsConfig {
     }
   }
 
-  private static Optional<Pattern> compile(ConfigReader r) {
+  private static Optional<Pattern> compile(ConfigSection r) {
     Optional<String> text = r.optionalString("pattern");
     if (text.isEmpty()) {
       r.problem("pattern", r.path("pattern") + " is required for regex_replace");
@@ -123,7 +123,7 @@ public final class TransformsConfig {
    * The replacement in Java syntax: Python's {@code \1} and {@code \g<name>} become {@code $1} and
    * {@code ${name}}; every group reference must exist in the pattern.
    */
-  private static String replacement(ConfigReader r, Optional<Pattern> pattern) {
+  private static String replacement(ConfigSection r, Optional<Pattern> pattern) {
     String raw = r.string("replacement");
     String java =
         PY_GROUP.matcher(raw).replaceAll(m -> Matcher.quoteReplacement(javaRef(m.group(1))));

@@ -1,7 +1,5 @@
 package io.sf2loki.spi;
 
-import io.sf2loki.config.ConfigReader;
-
 /**
  * Common shape of the providers launchers discover with {@link java.util.ServiceLoader}: a config
  * type name and a binding step that validates configuration without I/O.
@@ -17,11 +15,11 @@ public interface ComponentProvider<F> {
 
   /**
    * Reads and validates this provider's config section, recording every problem on {@code section}
-   * (never throwing for bad input) and performing no network or store I/O. The returned factory is
-   * only used when the reader collected no problems.
+   * (never throwing for bad input) and performing no network or store I/O. Called on the launcher's
+   * thread, once per load. The returned factory is only used when the load collected no problems.
    *
    * @param section the provider's own section, e.g. {@code state.s3} or {@code sources.apexlog};
-   *     {@link ConfigReader#root()} reaches shared sections such as {@code salesforce}
+   *     {@link ConfigSection#root()} reaches shared sections such as {@code salesforce}
    */
-  F configure(ConfigReader section);
+  F configure(ConfigSection section);
 }

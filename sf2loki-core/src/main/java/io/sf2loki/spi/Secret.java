@@ -3,9 +3,9 @@ package io.sf2loki.spi;
 import java.util.Objects;
 
 /**
- * A credential read from configuration. {@link #toString()} is redacted so that a secret never
- * reaches a log, an exception or CLI output by accident (invariant 8); call {@link #reveal()} only
- * where the value goes on the wire.
+ * A credential read from configuration ({@link ConfigSection#optionalSecret(String)}). {@link
+ * #toString()} is redacted so that a secret never reaches a log, an exception or CLI output by
+ * accident (invariant 8); call {@link #reveal()} only where the value goes on the wire.
  */
 public final class Secret {
 

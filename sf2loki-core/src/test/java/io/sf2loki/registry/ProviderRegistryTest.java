@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.typesafe.config.ConfigFactory;
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.spi.ComponentProvider;
+import io.sf2loki.spi.ConfigSection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -12,14 +13,14 @@ class ProviderRegistryTest {
 
   record Named(String type) implements ComponentProvider<String> {
     @Override
-    public String configure(ConfigReader section) {
+    public String configure(ConfigSection section) {
       return type;
     }
   }
 
   record Other(String type) implements ComponentProvider<String> {
     @Override
-    public String configure(ConfigReader section) {
+    public String configure(ConfigSection section) {
       return type;
     }
   }

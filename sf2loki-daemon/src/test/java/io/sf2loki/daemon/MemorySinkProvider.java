@@ -1,8 +1,8 @@
 package io.sf2loki.daemon;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.SinkProvider;
@@ -25,7 +25,7 @@ public final class MemorySinkProvider implements SinkProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     return new Factory() {
       @Override
       public Map<String, String> labels() {

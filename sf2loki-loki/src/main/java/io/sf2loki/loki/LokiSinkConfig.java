@@ -1,7 +1,7 @@
 package io.sf2loki.loki;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Urls;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.nio.file.Files;
@@ -69,7 +69,7 @@ public record LokiSinkConfig(
    * @throws io.sf2loki.config.ConfigInvalidException when the URL is not http(s)
    */
   public static LokiSinkConfig forUrl(String url) {
-    ConfigReader r =
+    io.sf2loki.config.ConfigReader r =
         new io.sf2loki.config.ConfigLoader(
                 LokiSinkConfig.class.getClassLoader(), java.util.Map.of())
             .loadString("sink.loki.url = " + com.typesafe.config.ConfigUtil.quoteString(url))
@@ -80,7 +80,7 @@ public record LokiSinkConfig(
   }
 
   /** Binds and validates {@code sink.loki}. */
-  public static LokiSinkConfig bind(ConfigReader r) {
+  public static LokiSinkConfig bind(ConfigSection r) {
     URI url = Urls.required(r, "url");
     Optional<Secret> authToken = r.optionalSecret("auth_token");
     Optional<Secret> bearer = r.optionalSecret("bearer_token");
@@ -164,7 +164,7 @@ public record LokiSinkConfig(
    * retries, which are gone (the lane is the one retry owner, {@code retry.lane_*}): they are still
    * accepted and checked, so existing files keep working, and otherwise ignored.
    */
-  private static void acceptRetiredRetryKeys(ConfigReader retry) {
+  private static void acceptRetiredRetryKeys(ConfigSection retry) {
     retry.intInRange("attempts", 1, 100);
     retry.positiveDuration("min_backoff");
     retry.positiveDuration("max_backoff");

@@ -1,7 +1,7 @@
 package io.sf2loki.loki;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Urls;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.SinkProvider;
@@ -20,7 +20,7 @@ public final class LokiSinkProvider implements SinkProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     LokiSinkConfig config = LokiSinkConfig.bind(section);
     return new Factory() {
       @Override

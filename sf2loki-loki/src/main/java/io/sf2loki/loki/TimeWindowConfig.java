@@ -1,7 +1,7 @@
 package io.sf2loki.loki;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Durations;
+import io.sf2loki.spi.ConfigSection;
 import java.time.Duration;
 import java.util.Set;
 
@@ -98,7 +98,7 @@ public record TimeWindowConfig(
   }
 
   /** Binds the time-window keys of the {@code sink.loki} section. */
-  static TimeWindowConfig bind(ConfigReader r) {
+  static TimeWindowConfig bind(ConfigSection r) {
     Duration window = r.duration("out_of_order_window"); // 0: a tenant without unordered writes
     Duration grace = r.duration("creation_grace_period");
     Duration maxAge = r.positiveDuration("max_age");

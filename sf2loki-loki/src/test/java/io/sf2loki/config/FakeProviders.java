@@ -5,6 +5,7 @@ import io.sf2loki.registry.ProviderRegistry;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.CheckpointStoreProvider;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
@@ -33,7 +34,7 @@ final class FakeProviders {
 
   private record NamedStore(String type) implements CheckpointStoreProvider {
     @Override
-    public Factory configure(ConfigReader section) {
+    public Factory configure(ConfigSection section) {
       return new Factory() {
         @Override
         public String location() {
@@ -50,7 +51,7 @@ final class FakeProviders {
 
   private record NamedCoordinator(String type) implements CoordinatorProvider {
     @Override
-    public Factory configure(ConfigReader section) {
+    public Factory configure(ConfigSection section) {
       return new Factory() {
         @Override
         public Coordinator create(CoordinatorEnvironment environment) {

@@ -1,7 +1,7 @@
 package io.sf2loki.coordinate.filelease;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.coordinate.internal.LeaseTimingRule;
+import io.sf2loki.spi.ConfigSection;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +27,7 @@ public record FileLeaseConfig(
   }
 
   /** Binds {@code coordinate.file_lease}, recording every problem on {@code r}. */
-  public static FileLeaseConfig bind(ConfigReader r) {
+  public static FileLeaseConfig bind(ConfigSection r) {
     String pathText = r.requiredString("path");
     Path path = Path.of(".");
     try {

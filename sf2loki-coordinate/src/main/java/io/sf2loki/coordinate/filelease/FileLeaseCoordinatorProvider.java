@@ -1,8 +1,8 @@
 package io.sf2loki.coordinate.filelease;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.coordinate.internal.HolderIds;
 import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
@@ -20,7 +20,7 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     FileLeaseConfig config = FileLeaseConfig.bind(section);
     return new Factory() {
       @Override

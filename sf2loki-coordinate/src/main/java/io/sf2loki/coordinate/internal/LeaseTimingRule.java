@@ -1,7 +1,7 @@
 package io.sf2loki.coordinate.internal;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Durations;
+import io.sf2loki.spi.ConfigSection;
 import java.time.Duration;
 
 /** A single missed renewal must not cost leadership: {@code renew_interval * 2 < duration}. */
@@ -14,7 +14,7 @@ public final class LeaseTimingRule {
    * the rule is broken.
    */
   public static void check(
-      ConfigReader r, String renewKey, Duration renew, String durationKey, Duration duration) {
+      ConfigSection r, String renewKey, Duration renew, String durationKey, Duration duration) {
     if (renew.multipliedBy(2).compareTo(duration) >= 0) {
       r.problem(
           renewKey,

@@ -1,7 +1,7 @@
 package io.sf2loki.coordinate.k8s;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.coordinate.internal.LeaseTimingRule;
+import io.sf2loki.spi.ConfigSection;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -38,7 +38,7 @@ public record K8sLeaseConfig(
   }
 
   /** Binds {@code coordinate.k8s_lease}, recording every problem on {@code r}. */
-  public static K8sLeaseConfig bind(ConfigReader r) {
+  public static K8sLeaseConfig bind(ConfigSection r) {
     String namespace = dnsName(r, "namespace");
     String name = dnsName(r, "name");
     Duration duration = r.positiveDuration("lease_duration");
@@ -57,7 +57,7 @@ public record K8sLeaseConfig(
         r.optionalString("kubeconfig").map(Path::of));
   }
 
-  private static String dnsName(ConfigReader r, String key) {
+  private static String dnsName(ConfigSection r, String key) {
     String value = r.requiredString(key);
     if (!value.isEmpty() && (value.length() > 253 || !DNS_NAME.matcher(value).matches())) {
       r.problem(

@@ -4,9 +4,9 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.coordinate.internal.HolderIds;
 import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
@@ -28,7 +28,7 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     K8sLeaseConfig config = K8sLeaseConfig.bind(section);
     return new Factory() {
       @Override

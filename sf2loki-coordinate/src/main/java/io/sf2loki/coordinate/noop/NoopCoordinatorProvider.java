@@ -1,7 +1,7 @@
 package io.sf2loki.coordinate.noop;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.coordinate.internal.HolderIds;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
@@ -17,7 +17,7 @@ public final class NoopCoordinatorProvider implements CoordinatorProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     return new Factory() {
       @Override
       public Coordinator create(CoordinatorEnvironment environment) {

@@ -1,7 +1,7 @@
 package io.sf2loki.source.apexlog;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.shape.ShapingConfig;
+import io.sf2loki.spi.ConfigSection;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -35,7 +35,7 @@ public record ApexLogConfig(
   }
 
   /** Binds and validates {@code section}, recording every problem on it. */
-  public static ApexLogConfig bind(ConfigReader section) {
+  public static ApexLogConfig bind(ConfigSection section) {
     List<String> users = section.stringList("users");
     for (String u : users) {
       if (!USERNAME.matcher(u).matches()) {

@@ -1,11 +1,11 @@
 package io.sf2loki.source.apexlog;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.source.eventlogobjects.ObjectMetrics;
 import io.sf2loki.source.eventlogobjects.SalesforceSession;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
 import java.io.Closeable;
@@ -30,7 +30,7 @@ public final class ApexLogSourceProvider implements SourceProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     ApexLogConfig config = ApexLogConfig.bind(section);
     SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
     return env -> List.of(create(config, salesforce, env));

@@ -1,9 +1,9 @@
 package io.sf2loki.source.eventlogfile;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Durations;
 import io.sf2loki.shape.ShapingConfig;
 import io.sf2loki.shape.TypeShaping;
+import io.sf2loki.spi.ConfigSection;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,12 +113,12 @@ public record EventLogFileConfig(
   }
 
   /** Binds and validates the section, recording every problem on {@code r}. */
-  public static EventLogFileConfig bind(ConfigReader r) {
+  public static EventLogFileConfig bind(ConfigSection r) {
     ShapingConfig shaping = ShapingConfig.bind(r);
     List<String> types = new ArrayList<>();
     Map<String, TypeShaping> typeShaping = new LinkedHashMap<>();
     boolean badType = false;
-    for (ConfigReader t : r.objectList("event_types", "name")) {
+    for (ConfigSection t : r.objectList("event_types", "name")) {
       Optional<TypeShaping> bound = bindType(r, t, shaping);
       if (bound.isEmpty()) {
         badType = true;
@@ -164,7 +164,7 @@ public record EventLogFileConfig(
    * One {@code event_types} entry: a name, or {name, sample, structured_metadata_fields, labels}.
    */
   private static Optional<TypeShaping> bindType(
-      ConfigReader section, ConfigReader t, ShapingConfig shaping) {
+      ConfigSection section, ConfigSection t, ShapingConfig shaping) {
     for (String key : t.keys()) {
       if (!TYPE_KEYS.contains(key)) {
         t.problem(

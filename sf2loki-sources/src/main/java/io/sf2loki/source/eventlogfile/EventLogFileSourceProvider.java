@@ -1,6 +1,5 @@
 package io.sf2loki.source.eventlogfile;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.PemKeys;
@@ -10,6 +9,7 @@ import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
 import io.sf2loki.shape.Shaper;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -36,9 +36,9 @@ public final class EventLogFileSourceProvider implements SourceProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     EventLogFileConfig config = EventLogFileConfig.bind(section);
-    ConfigReader salesforceSection = section.root().section("salesforce");
+    ConfigSection salesforceSection = section.root().section("salesforce");
     SalesforceConfig salesforce = SalesforceConfig.bind(salesforceSection);
     salesforce
         .privateKey()

@@ -1,10 +1,10 @@
 package io.sf2loki.source.eventlogobjects;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.shape.ShapingConfig;
 import io.sf2loki.shape.TypeShaping;
+import io.sf2loki.spi.ConfigSection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,14 +41,14 @@ public record EventLogObjectsConfig(
   }
 
   /** Binds and validates {@code section}, recording every problem on it. */
-  public static EventLogObjectsConfig bind(ConfigReader section) {
+  public static EventLogObjectsConfig bind(ConfigSection section) {
     ShapingConfig shaping = ShapingConfig.bind(section);
     Duration poll = section.positiveDuration("poll_interval");
     Duration lookback = section.positiveDuration("lookback");
     Duration settle = section.duration("settle_window");
     long cap = section.longInRange("max_catchup_records", 0, 100_000_000);
     Map<String, ObjectSpec> objects = new LinkedHashMap<>();
-    for (ConfigReader o : section.objectList("objects")) {
+    for (ConfigSection o : section.objectList("objects")) {
       bindObject(o, shaping, poll, lookback, settle)
           .ifPresent(spec -> addOnce(objects, spec, o, section));
     }
@@ -73,7 +73,7 @@ public record EventLogObjectsConfig(
   }
 
   private static void addOnce(
-      Map<String, ObjectSpec> objects, ObjectSpec spec, ConfigReader o, ConfigReader section) {
+      Map<String, ObjectSpec> objects, ObjectSpec spec, ConfigSection o, ConfigSection section) {
     if (objects.putIfAbsent(spec.name(), spec) != null) {
       o.problem("name", o.path("name") + ": object '" + spec.name() + "' is listed twice");
     }
@@ -92,7 +92,7 @@ public record EventLogObjectsConfig(
   }
 
   private static Optional<ObjectSpec> bindObject(
-      ConfigReader o, ShapingConfig shaping, Duration poll, Duration lookback, Duration settle) {
+      ConfigSection o, ShapingConfig shaping, Duration poll, Duration lookback, Duration settle) {
     for (String key : o.keys()) {
       if (!OBJECT_KEYS.contains(key)) {
         o.problem(

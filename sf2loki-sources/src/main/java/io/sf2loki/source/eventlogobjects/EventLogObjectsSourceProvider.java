@@ -1,11 +1,11 @@
 package io.sf2loki.source.eventlogobjects;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
 import io.sf2loki.shape.Shaper;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -32,7 +32,7 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     EventLogObjectsConfig config = EventLogObjectsConfig.bind(section);
     SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
     return new ObjectsFactory(config, salesforce);

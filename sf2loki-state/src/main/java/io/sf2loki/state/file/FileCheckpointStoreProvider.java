@@ -1,8 +1,8 @@
 package io.sf2loki.state.file;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.CheckpointStoreProvider;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
 
@@ -18,7 +18,7 @@ public final class FileCheckpointStoreProvider implements CheckpointStoreProvide
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     FileStoreConfig config = FileStoreConfig.bind(section);
     return new Factory() {
       @Override

@@ -1,7 +1,7 @@
 package io.sf2loki.state.file;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Durations;
+import io.sf2loki.spi.ConfigSection;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +29,7 @@ public record FileStoreConfig(Path path, Duration lockTimeout) {
   }
 
   /** Binds {@code state.file}, recording every problem on {@code r}. */
-  public static FileStoreConfig bind(ConfigReader r) {
+  public static FileStoreConfig bind(ConfigSection r) {
     Path path = DEFAULT_PATH;
     String raw = r.requiredString("path");
     if (!raw.isEmpty()) {

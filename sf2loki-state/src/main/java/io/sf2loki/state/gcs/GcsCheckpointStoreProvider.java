@@ -1,8 +1,8 @@
 package io.sf2loki.state.gcs;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.CheckpointStoreProvider;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.StoreEnvironment;
 
 /** Provides the {@code gcs} store from {@code state.gcs}. */
@@ -17,7 +17,7 @@ public final class GcsCheckpointStoreProvider implements CheckpointStoreProvider
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     GcsStoreConfig config = GcsStoreConfig.bind(section);
     return new Factory() {
       @Override

@@ -1,7 +1,7 @@
 package io.sf2loki.state.gcs;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Urls;
+import io.sf2loki.spi.ConfigSection;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +43,7 @@ public record GcsStoreConfig(
   }
 
   /** Binds {@code state.gcs}, recording every problem on {@code r}. */
-  public static GcsStoreConfig bind(ConfigReader r) {
+  public static GcsStoreConfig bind(ConfigSection r) {
     String bucket = r.string("bucket");
     if (bucket.isEmpty()) {
       r.problem("bucket", r.path("bucket") + " is required when state.store is gcs");

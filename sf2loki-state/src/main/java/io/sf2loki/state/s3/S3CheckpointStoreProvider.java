@@ -1,8 +1,8 @@
 package io.sf2loki.state.s3;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.CheckpointStoreProvider;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.StoreEnvironment;
 
 /** Provides the {@code s3} store from {@code state.s3}. */
@@ -17,7 +17,7 @@ public final class S3CheckpointStoreProvider implements CheckpointStoreProvider 
   }
 
   @Override
-  public Factory configure(ConfigReader section) {
+  public Factory configure(ConfigSection section) {
     S3StoreConfig config = S3StoreConfig.bind(section);
     return new Factory() {
       @Override

@@ -1,7 +1,7 @@
 package io.sf2loki.state.s3;
 
-import io.sf2loki.config.ConfigReader;
 import io.sf2loki.config.Urls;
+import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.time.Duration;
@@ -51,7 +51,7 @@ public record S3StoreConfig(
   }
 
   /** Binds {@code state.s3}, recording every problem on {@code r}. */
-  public static S3StoreConfig bind(ConfigReader r) {
+  public static S3StoreConfig bind(ConfigSection r) {
     String bucket = r.string("bucket");
     if (bucket.isEmpty()) {
       r.problem("bucket", r.path("bucket") + " is required when state.store is s3");
