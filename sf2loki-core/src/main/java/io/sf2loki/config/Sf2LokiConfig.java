@@ -1,8 +1,8 @@
 package io.sf2loki.config;
 
 import io.sf2loki.registry.Providers;
-import io.sf2loki.shape.CategoryOwnership;
 import io.sf2loki.shape.OverlapGuard;
+import io.sf2loki.spi.CategoryOwnership;
 import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.SinkProvider;

@@ -1,5 +1,6 @@
 package io.sf2loki.shape;
 
+import io.sf2loki.spi.CategoryOwnership;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.SourceProvider;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ public final class OverlapGuard {
     if (!allow) {
       byCategory.forEach((category, owners) -> report(sourcesSection, category, owners));
     }
-    return new CategoryOwnership(allow, explicitByType);
+    return new OverlapOwnership(allow, explicitByType);
   }
 
   private static void report(ConfigSection r, String category, Map<String, List<String>> owners) {

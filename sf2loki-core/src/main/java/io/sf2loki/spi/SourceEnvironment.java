@@ -1,7 +1,6 @@
 package io.sf2loki.spi;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sf2loki.shape.CategoryOwnership;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.typesafe.config.ConfigFactory;
 import io.sf2loki.config.ConfigProblem;
 import io.sf2loki.config.ConfigReader;
+import io.sf2loki.spi.CategoryOwnership;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;

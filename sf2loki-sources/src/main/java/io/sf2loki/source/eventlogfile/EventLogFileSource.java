@@ -8,7 +8,7 @@ import io.sf2loki.salesforce.soql.Condition;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.salesforce.soql.SoqlQuery;
 import io.sf2loki.shape.Categories;
-import io.sf2loki.shape.CategoryOwnership;
+import io.sf2loki.spi.CategoryOwnership;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.Ticker;

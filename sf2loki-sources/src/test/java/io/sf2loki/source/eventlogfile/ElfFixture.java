@@ -10,7 +10,7 @@ import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.testing.MutableClock;
-import io.sf2loki.shape.CategoryOwnership;
+import io.sf2loki.spi.CategoryOwnership;
 import io.sf2loki.spi.Secret;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.Ticker;

@@ -1,5 +1,6 @@
 package io.sf2loki.shape;
 
+import io.sf2loki.spi.CategoryOwnership;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -10,39 +11,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Who may ingest a category found by wildcard discovery, shared by the sources of one run. Explicit
- * identifiers are never filtered. A discovered category is skipped (INFO, once) when another
- * enabled source lists it explicitly, or when a source earlier in {@link #PRECEDENCE} (streaming
- * first) has discovered it too; unless {@code sources.allow_overlap}. Thread-safe.
+ * The {@link CategoryOwnership} {@link OverlapGuard} decides at startup, shared by the sources of
+ * one run. A discovered category is skipped (INFO, once) when another enabled source lists it
+ * explicitly, or when a source earlier in {@link #PRECEDENCE} (streaming first) has discovered it
+ * too; unless {@code sources.allow_overlap}. Thread-safe.
  */
-public final class CategoryOwnership {
+final class OverlapOwnership implements CategoryOwnership {
 
-  private static final Logger LOG = LoggerFactory.getLogger(CategoryOwnership.class);
+  private static final Logger LOG = LoggerFactory.getLogger(OverlapOwnership.class);
 
   /** Wildcard precedence: the first source type that discovers a category owns it. */
-  public static final List<String> PRECEDENCE =
-      List.of("pubsub", "eventlog_objects", "eventlogfile");
+  static final List<String> PRECEDENCE = List.of("pubsub", "eventlog_objects", "eventlogfile");
 
   private final boolean allowOverlap;
   private final Map<String, Set<String>> explicitByType;
   private final Map<String, Set<String>> discoveredBy = new ConcurrentHashMap<>();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
-  CategoryOwnership(boolean allowOverlap, Map<String, Set<String>> explicitByType) {
+  OverlapOwnership(boolean allowOverlap, Map<String, Set<String>> explicitByType) {
     this.allowOverlap = allowOverlap;
     this.explicitByType = Map.copyOf(explicitByType);
   }
 
-  /** No other sources, overlap allowed: every discovered category may be ingested. */
-  public static CategoryOwnership unrestricted() {
-    return new CategoryOwnership(true, Map.of());
-  }
-
-  /**
-   * Records that {@code sourceType} discovered {@code category} and answers whether it may ingest
-   * it now. Call on every discovery pass: ownership can move to a higher-precedence source that
-   * discovers the category later.
-   */
+  @Override
   public boolean mayIngestDiscovered(String sourceType, String category) {
     Objects.requireNonNull(sourceType, "sourceType");
     discoveredBy.computeIfAbsent(category, c -> ConcurrentHashMap.newKeySet()).add(sourceType);
