@@ -1,8 +1,7 @@
 package io.sf2loki.daemon.arch;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
@@ -20,22 +19,34 @@ final class Rules {
       slices().matching("io.sf2loki.(**)").should().beFreeOfCycles();
 
   /**
-   * {@link #FREE_OF_CYCLES} less the edges of core's known cycles (docs/architecture.md): the
-   * providers' {@code configure(ConfigReader)} and the helpers binding through it ({@code spi},
-   * {@code registry}, {@code shape} → {@code config}), and {@code SourceEnvironment}'s category
-   * ownership ({@code spi} → {@code shape}). Deterministic, unlike a frozen cycle rule, whose
-   * recorded cycles depend on the order ArchUnit finds them in; any other cycle fails.
+   * Core's layers under {@code root}: {@code model} ← {@code spi} ← {@code config} (with {@code
+   * registry} and {@code shape}) ← {@code pipeline} ← {@code engine}, each arrow pointing at what
+   * may be used. {@code spi} thus uses only {@code model} (and the JDK): providers bind their
+   * section through {@code spi.ConfigSection}, never through {@code config}. A parameter so that
+   * {@code RulesTest} can apply the same rule to its fixtures.
    */
-  static final ArchRule FREE_OF_CYCLES_BUT_KNOWN_DEBT =
-      slices()
-          .matching("io.sf2loki.(**)")
-          .should()
-          .beFreeOfCycles()
-          .ignoreDependency(
-              resideInAnyPackage("io.sf2loki.spi..", "io.sf2loki.registry..", "io.sf2loki.shape.."),
-              resideInAPackage("io.sf2loki.config.."))
-          .ignoreDependency(
-              resideInAPackage("io.sf2loki.spi.."), resideInAPackage("io.sf2loki.shape.."));
+  static ArchRule coreLayers(String root) {
+    return layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("model")
+        .definedBy(root + ".model..")
+        .layer("spi")
+        .definedBy(root + ".spi..")
+        .layer("config")
+        .definedBy(root + ".config..", root + ".registry..", root + ".shape..")
+        .layer("pipeline")
+        .definedBy(root + ".pipeline..")
+        .layer("engine")
+        .definedBy(root + ".engine..")
+        .whereLayer("engine")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("pipeline")
+        .mayOnlyBeAccessedByLayers("engine")
+        .whereLayer("config")
+        .mayOnlyBeAccessedByLayers("pipeline", "engine")
+        .whereLayer("spi")
+        .mayOnlyBeAccessedByLayers("config", "pipeline", "engine");
+  }
 
   /**
    * Time, randomness, the environment and threads come in through the {@code *Environment} records
