@@ -62,7 +62,9 @@ public interface ConfigSection {
   /** The names set (to non-null values) directly in this section, sorted. */
   Set<String> keys();
 
-  /** A single value as a string; unset or blank reads as empty. */
+  /**
+   * A single value as a string; unset or blank reads as empty, an object or a list is a problem.
+   */
   Optional<String> optionalString(String key);
 
   /** A string that must be present and not blank; the empty string plus a problem otherwise. */
@@ -95,7 +97,7 @@ public interface ConfigSection {
    */
   Duration duration(String key);
 
-  /** A duration strictly greater than zero; one second plus a problem otherwise. */
+  /** A duration strictly greater than zero; a fallback plus a problem otherwise. */
   Duration positiveDuration(String key);
 
   /** A duration that may be unset; empty plus a problem when it does not parse. */
