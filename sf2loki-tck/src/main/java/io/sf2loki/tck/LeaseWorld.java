@@ -4,6 +4,7 @@ import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Term;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +114,7 @@ final class LeaseWorld<E extends LeaseElection> {
     void awaitStopped() throws Exception {
       Thread t = contender.participant().thread();
       time.awaitCondition(() -> !t.isAlive(), Duration.ofMinutes(10), Duration.ofSeconds(1));
-      contender.participant().join(Duration.ofSeconds(10));
+      contender.participant().join(TestTiming.seconds(10));
       store.close();
     }
   }
