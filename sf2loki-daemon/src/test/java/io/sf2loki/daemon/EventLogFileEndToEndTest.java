@@ -15,6 +15,7 @@ import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -78,9 +79,13 @@ class EventLogFileEndToEndTest {
         }
         sink.loki { url = "%s", batch { flush_interval = 100ms, max_entries = 100, queue_maxsize = 200 } }
         state.file.path = "%s"
-        service.shutdown_grace = 5s
+        service.shutdown_grace = %dms
         """
-            .formatted(salesforce.baseUrl(), loki.baseUri(), dir.resolve("state.json"));
+            .formatted(
+                salesforce.baseUrl(),
+                loki.baseUri(),
+                dir.resolve("state.json"),
+                TestTiming.seconds(5).toMillis());
     Sf2LokiConfig config =
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
@@ -121,10 +126,11 @@ class EventLogFileEndToEndTest {
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
       await()
-          .atMost(Duration.ofSeconds(60))
+          .atMost(TestTiming.seconds(60))
           .until(() -> loki.lines().size() >= expectedLogin.size() + expectedApi.size());
       stop.requestStop();
-      assertThat(run.get(30, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
+      assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(EngineOutcome.Stopped.class);
     }
     assertThat(linesOf("Login")).containsExactlyElementsOf(expectedLogin);
     assertThat(linesOf("API")).containsExactlyElementsOf(expectedApi);
@@ -138,9 +144,9 @@ class EventLogFileEndToEndTest {
     StopTrigger stop = new StopTrigger();
     try (Engine engine = engine(registry)) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
-      await().atMost(Duration.ofSeconds(60)).until(() -> loki.lines().size() >= 50);
+      await().atMost(TestTiming.seconds(60)).until(() -> loki.lines().size() >= 50);
       stop.requestStop();
-      run.get(30, TimeUnit.SECONDS);
+      run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
     }
     String reference = Files.readString(Path.of("..", "docs", "observability", "metrics.md"));
 
@@ -170,18 +176,18 @@ class EventLogFileEndToEndTest {
     loki.addFault(Fault.latency(Duration.ofMillis(100), 1_000));
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, first);
-      await().atMost(Duration.ofSeconds(60)).until(() -> loki.lines().size() >= 700);
+      await().atMost(TestTiming.seconds(60)).until(() -> loki.lines().size() >= 700);
       first.requestStop();
-      run.get(30, TimeUnit.SECONDS);
+      run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
     }
     loki.clearFaults();
     assertThat(loki.lines().size()).isLessThan(expected.size());
     StopTrigger second = new StopTrigger();
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, second);
-      await().atMost(Duration.ofSeconds(60)).until(() -> linesOf("Login").containsAll(expected));
+      await().atMost(TestTiming.seconds(60)).until(() -> linesOf("Login").containsAll(expected));
       second.requestStop();
-      run.get(30, TimeUnit.SECONDS);
+      run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
     }
     Map<String, Integer> seen = new HashMap<>();
     linesOf("Login").forEach(l -> seen.merge(l, 1, Integer::sum));
