@@ -4,9 +4,7 @@ import static io.sf2loki.daemon.EngineRuns.runAsync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
@@ -21,7 +19,6 @@ import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,10 +55,6 @@ class EventLogFileEndToEndTest {
   }
 
   private Engine engine() {
-    return engine(new SimpleMeterRegistry());
-  }
-
-  private Engine engine(MeterRegistry registry) {
     String hocon =
         """
         salesforce {
@@ -90,7 +83,8 @@ class EventLogFileEndToEndTest {
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    return ConfiguredEngine.create(config, registry, Clock.systemUTC(), Ticker.SYSTEM);
+    return ConfiguredEngine.create(
+        config, new SimpleMeterRegistry(), Clock.systemUTC(), Ticker.SYSTEM);
   }
 
   private List<LogFileSpec> addFiles(String type, int count, long rows, Instant hour) {
@@ -134,35 +128,6 @@ class EventLogFileEndToEndTest {
     }
     assertThat(linesOf("Login")).containsExactlyElementsOf(expectedLogin);
     assertThat(linesOf("API")).containsExactlyElementsOf(expectedApi);
-  }
-
-  @Test
-  void everyMetricARunExposesIsInTheMetricsReference() throws Exception {
-    addFiles(
-        "Login", 1, 50, Instant.now().minus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS));
-    PrometheusMeterRegistry registry = PrometheusRegistries.create("test"); // as the daemon serves
-    StopTrigger stop = new StopTrigger();
-    try (Engine engine = engine(registry)) {
-      CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
-      await().atMost(TestTiming.seconds(60)).until(() -> loki.lines().size() >= 50);
-      stop.requestStop();
-      run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
-    }
-    String reference = Files.readString(Path.of("..", "docs", "observability", "metrics.md"));
-
-    // Each "# TYPE <family> <type>" line of the scrape names one metric family an operator sees.
-    List<String> families =
-        registry
-            .scrape()
-            .lines()
-            .filter(l -> l.startsWith("# TYPE sf2loki"))
-            .map(l -> l.split(" ")[2])
-            .toList();
-    assertThat(families)
-        .isNotEmpty()
-        .allSatisfy(
-            family ->
-                assertThat(reference).as("docs/observability/metrics.md").contains("`" + family));
   }
 
   @Test
