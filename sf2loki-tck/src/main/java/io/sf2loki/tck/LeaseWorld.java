@@ -55,6 +55,9 @@ final class LeaseWorld<E extends LeaseElection> {
   /** Applies one step, lets its time pass, and checks every property. */
   void run(LeaseSteps.Step<E> step) throws Exception {
     restartResigned();
+    // A contender just (re)started is campaigning, not asleep: let it reach its first sleep, or the
+    // step (a lease edit's read-modify-replace, say) races its writes and fails on a conflict.
+    time.sleep(QUIESCE);
     ledger.tampered(step.op().tampers());
     step.op().apply(this);
     time.sleep(Duration.ofSeconds(step.afterSeconds()));
