@@ -2,6 +2,7 @@ package io.sf2loki.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.testkit.TestTiming;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class StateMoveAcrossBackendsTest {
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "id", "secret")
             .build();
     proxy.start();
-    long deadline = System.nanoTime() + 30_000_000_000L;
+    long deadline = System.nanoTime() + TestTiming.seconds(30).toNanos();
     while (!"STARTED".equals(proxy.getState()) && System.nanoTime() < deadline) {
       Thread.sleep(5); // s3proxy offers no start callback
     }

@@ -13,6 +13,7 @@ import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,17 +87,19 @@ class LaneOverlapTest {
 
     // 30 entries fit only if batch 1 is in push, batch 2 was formed and waits, and 10 are queued;
     // a lane that pushes serially holds batch 1 and 10 queued, and the 21st emit blocks.
-    assertThat(burst.allEmitted.await(10, TimeUnit.SECONDS)).isTrue();
-    await().atMost(Duration.ofSeconds(10)).until(() -> sink.attempts().size() == 1);
+    assertThat(burst.allEmitted.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS))
+        .isTrue();
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() == 1);
     assertThat(store.commits()).isEmpty();
     // batch 2 was also prepared (encoded, for Loki) while push 1 was in flight
-    await().atMost(Duration.ofSeconds(10)).until(() -> sink.prepared().size() == 2);
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.prepared().size() == 2);
     assertThat(sink.prepared().get(0)).isSameAs(sink.attempts().get(0));
 
     sink.release();
     run.stop().requestStop();
 
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(0));
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(0));
     assertThat(sink.lines())
         .containsExactlyElementsOf(
             IntStream.range(0, 30).mapToObj(i -> perBatchKey(i).line()).toList());
@@ -120,7 +123,8 @@ class LaneOverlapTest {
     Runs.Running run =
         Runs.start(fast(List.of(burst), nativeLibraryMissing, store, term).lanes(TENS).build());
 
-    PipelineOutcome outcome = run.outcome().get(30, TimeUnit.SECONDS);
+    PipelineOutcome outcome =
+        run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
     assertThat(outcome).isInstanceOf(PipelineOutcome.Failed.class);
     assertThat(((PipelineOutcome.Failed) outcome).cause()).isInstanceOf(UnsatisfiedLinkError.class);
     assertThat(store.commits()).isEmpty();
@@ -141,10 +145,12 @@ class LaneOverlapTest {
     Burst burst = new Burst(60, i -> keyed("eventlogfile", i % 2 == 0 ? "even" : "odd", i));
 
     Runs.Running run = Runs.start(fast(List.of(burst), sink, store, term).lanes(TENS).build());
-    assertThat(burst.allEmitted.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(burst.allEmitted.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS))
+        .isTrue();
     run.stop().requestStop();
 
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(0));
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(0));
     assertThat(violations).isEmpty();
     assertThat(sink.lines())
         .containsExactlyElementsOf(
@@ -182,11 +188,13 @@ class LaneOverlapTest {
                 .lanes(TENS)
                 .shutdownGrace(Duration.ofMillis(200))
                 .build());
-    assertThat(burst.allEmitted.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(burst.allEmitted.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS))
+        .isTrue();
 
     run.stop().requestStop();
 
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(2));
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(2));
     assertThat(sink.attempts()).hasSize(1);
     assertThat(store.commits()).isEmpty();
   }
@@ -217,7 +225,7 @@ class LaneOverlapTest {
     for (int i = 0; i < 30; i++) {
       queue.put(perBatchKey(i)); // the 30th put returns once batches a and b left the queue
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> sink.attempts().size() == 1);
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() == 1);
 
     // What Pipeline.tearDown does after an abort, minus closing the committer.
     control.abort();
@@ -225,8 +233,8 @@ class LaneOverlapTest {
     handoff.abort();
     batching.interrupt();
     delivery.interrupt();
-    batching.join(10_000);
-    delivery.join(10_000);
+    batching.join(TestTiming.seconds(10).toMillis());
+    delivery.join(TestTiming.seconds(10).toMillis());
 
     assertThat(batching.isAlive() || delivery.isAlive()).isFalse();
     assertThat(control.outcome()).isEqualTo(new PipelineOutcome.Stopped(2));

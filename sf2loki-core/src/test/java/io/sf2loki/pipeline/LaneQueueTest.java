@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,9 +35,12 @@ class LaneQueueTest {
     CompletableFuture<Void> third = putAsync(q, line("c"));
 
     assertThat(third).isNotDone();
-    await().during(Duration.ofMillis(200)).until(() -> !third.isDone());
+    await()
+        .during(Duration.ofMillis(200))
+        .atMost(TestTiming.seconds(10))
+        .until(() -> !third.isDone());
     assertThat(q.poll(0).line()).isEqualTo("a");
-    third.get(5, TimeUnit.SECONDS);
+    third.get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
     assertThat(q.size()).isEqualTo(2);
   }
 
@@ -46,7 +50,7 @@ class LaneQueueTest {
       q.put(line(s));
     }
     CompletableFuture<Void> fifth = putAsync(q, line("e"));
-    await().atMost(Duration.ofSeconds(5)).until(q::hasWaitingProducers);
+    await().atMost(TestTiming.seconds(5)).until(q::hasWaitingProducers);
     return fifth;
   }
 
@@ -60,7 +64,7 @@ class LaneQueueTest {
     q.poll(0); // 2 left: half, the producer is woken
 
     assertThat(q.hasWaitingProducers()).isFalse();
-    fifth.get(5, TimeUnit.SECONDS);
+    fifth.get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
     assertThat(q.size()).isEqualTo(3);
   }
 
@@ -72,7 +76,7 @@ class LaneQueueTest {
 
     q.wakeProducers(); // the consumer is about to stop polling
 
-    fifth.get(5, TimeUnit.SECONDS);
+    fifth.get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
     assertThat(q.size()).isEqualTo(4);
   }
 
@@ -83,16 +87,20 @@ class LaneQueueTest {
 
     CompletableFuture<Void> next = putAsync(q, line("y"));
 
-    await().during(Duration.ofMillis(200)).until(() -> !next.isDone());
+    await()
+        .during(Duration.ofMillis(200))
+        .atMost(TestTiming.seconds(10))
+        .until(() -> !next.isDone());
     q.poll(0);
-    next.get(5, TimeUnit.SECONDS);
+    next.get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
   }
 
   @Test
   void entryLargerThanTheWholeBudgetIsAdmittedIntoAnEmptyLane() throws Exception {
     LaneQueue q = new LaneQueue(100, 100);
 
-    putAsync(q, line("z".repeat(10_000))).get(5, TimeUnit.SECONDS);
+    putAsync(q, line("z".repeat(10_000)))
+        .get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
 
     assertThat(q.bytes()).isGreaterThan(10_000);
   }
@@ -104,7 +112,7 @@ class LaneQueueTest {
     q.put(marker("b"));
 
     assertThat(q.bytes()).isZero();
-    putAsync(q, line("fits")).get(5, TimeUnit.SECONDS);
+    putAsync(q, line("fits")).get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
   }
 
   @Test
@@ -127,7 +135,10 @@ class LaneQueueTest {
     LaneQueue q = new LaneQueue(1, 0);
     q.put(line("a"));
     CompletableFuture<Void> blocked = putAsync(q, line("b"));
-    await().during(Duration.ofMillis(100)).until(() -> !blocked.isDone());
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(TestTiming.seconds(10))
+        .until(() -> !blocked.isDone());
 
     q.abort();
 

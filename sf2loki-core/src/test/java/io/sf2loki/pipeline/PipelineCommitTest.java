@@ -11,6 +11,7 @@ import io.sf2loki.spi.Source.Lane;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.testkit.TestTiming;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,7 @@ class PipelineCommitTest {
   PipelineOutcome runToEnd(Pipeline.Builder b) throws Exception {
     return Runs.start(b.metrics(new PipelineMetrics(registry)).build())
         .outcome()
-        .get(30, TimeUnit.SECONDS);
+        .get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
   }
 
   static ScriptedSource elf(int n) {

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Source.Lane;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ class PipelineFlowTest {
   void awaitBlockedOnAFullLaneWithTwoBatchesOut(ScriptedSource flood) {
     AtomicLong last = new AtomicLong(-1);
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(TestTiming.seconds(10))
         .during(Duration.ofMillis(300))
         .until(
             () -> {
@@ -77,7 +78,7 @@ class PipelineFlowTest {
 
     sink.release();
 
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS))
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
         .isInstanceOf(PipelineOutcome.Completed.class);
     assertThat(sink.lines())
         .containsExactlyElementsOf(IntStream.range(0, 1000).mapToObj(i -> "k#" + i).toList());
@@ -110,13 +111,16 @@ class PipelineFlowTest {
                 .build());
 
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(TestTiming.seconds(10))
         .until(() -> gauge("sf2loki_lane_queue_bytes", "bulk") > 0);
-    await().during(Duration.ofMillis(300)).until(() -> big.emitted() < 40);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(TestTiming.seconds(10))
+        .until(() -> big.emitted() < 40);
     assertThat(gauge("sf2loki_lane_queue_bytes", "bulk")).isLessThan(budget + 2 * 1024);
 
     sink.release();
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS))
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
         .isInstanceOf(PipelineOutcome.Completed.class);
     assertThat(sink.delivered()).hasSize(500);
   }
@@ -132,15 +136,16 @@ class PipelineFlowTest {
     Runs.Running run =
         Runs.start(fast(List.of(bulk, streaming), sink, store, term).metrics(metrics).build());
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> sink.delivered().size() == 30);
-    await().atMost(Duration.ofSeconds(10)).until(() -> "29".equals(store.loadAll().get("ps")));
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.delivered().size() == 30);
+    await().atMost(TestTiming.seconds(10)).until(() -> "29".equals(store.loadAll().get("ps")));
     assertThat(sink.delivered()).allMatch(e -> e.labels().get("source").equals("pubsub"));
     assertThat(bulk.emitted()).isLessThan(5000);
     assertThat(store.loadAll()).doesNotContainKey("elf");
 
     sink.release();
     run.stop().requestStop();
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(0));
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(0));
   }
 
   @Test
@@ -153,11 +158,12 @@ class PipelineFlowTest {
                 .lanes(Runs.lanes(1000, 1000, 0)) // only the interval or the final flush
                 .metrics(metrics)
                 .build());
-    await().atMost(Duration.ofSeconds(10)).until(() -> poller.emitted() == 50);
+    await().atMost(TestTiming.seconds(10)).until(() -> poller.emitted() == 50);
 
     run.stop().requestStop();
 
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(0));
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(0));
     assertThat(sink.delivered()).hasSize(50);
     assertThat(store.loadAll()).containsEntry("k", "49");
   }
@@ -173,11 +179,12 @@ class PipelineFlowTest {
                 .shutdownGrace(Duration.ofMillis(300))
                 .metrics(metrics)
                 .build());
-    await().atMost(Duration.ofSeconds(10)).until(() -> sink.attempts().size() > 2);
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() > 2);
 
     run.stop().requestStop();
 
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(1));
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(1));
     assertThat(store.commits()).isEmpty();
   }
 
@@ -198,7 +205,8 @@ class PipelineFlowTest {
     run.stop().requestStop();
 
     // both formed batches are abandoned: the one in push and the one in the hand-off
-    assertThat(run.outcome().get(30, TimeUnit.SECONDS)).isEqualTo(new PipelineOutcome.Stopped(2));
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(2));
     assertThat(store.commits()).isEmpty();
     assertThat(registry.get("sf2loki_queue_depth").gauge().value()).isZero();
   }

@@ -8,6 +8,7 @@ import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,8 +33,8 @@ final class Runs {
     return Pipeline.builder(sources, sink, store, fence)
         .lanes(lanes(10, 100, 0))
         .retry(Backoff.fixed(Duration.ofMillis(10)), Duration.ofSeconds(60))
-        .shutdownGrace(Duration.ofSeconds(5))
-        .joinTimeout(Duration.ofSeconds(5));
+        .shutdownGrace(TestTiming.seconds(5))
+        .joinTimeout(TestTiming.seconds(5));
   }
 
   /** A real entry of {@code source} whose checkpoint is {@code key} = {@code seq}. */

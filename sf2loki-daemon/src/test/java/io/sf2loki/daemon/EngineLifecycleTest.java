@@ -19,6 +19,7 @@ import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,10 +59,14 @@ class EngineLifecycleTest {
         salesforce { auth_mode = client_credentials, login_url = "https://acme.my.salesforce.com", client_id = x, client_secret = y }
         sink.loki { url = "%s", batch.flush_interval = 100ms }
         state.file.path = "%s"
-        service.shutdown_grace = 5s
+        service.shutdown_grace = %dms
         %s
         """
-            .formatted(loki.baseUri(), dir.resolve("state.json"), coordinate);
+            .formatted(
+                loki.baseUri(),
+                dir.resolve("state.json"),
+                TestTiming.seconds(5).toMillis(),
+                coordinate);
     return Sf2LokiConfig.bind(
         new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
         getClass().getClassLoader());
@@ -108,9 +113,10 @@ class EngineLifecycleTest {
             config("coordinate.type = noop"),
             new CountingSource(Long.MAX_VALUE, Duration.ofMillis(5)))) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
-      await().atMost(Duration.ofSeconds(20)).until(() -> loki.lines().size() >= 20);
+      await().atMost(TestTiming.seconds(20)).until(() -> loki.lines().size() >= 20);
       stop.requestStop();
-      assertThat(run.get(20, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
+      assertThat(run.get(TestTiming.seconds(20).toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(EngineOutcome.Stopped.class);
     }
     long committed =
         Long.parseLong(state().replaceAll(".*\"test:counter\": \"(\\d+)\".*", "$1").strip());
@@ -130,13 +136,13 @@ class EngineLifecycleTest {
             config.store().create(new StoreEnvironment(false, Clock.systemUTC(), registry))) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
       await()
-          .atMost(Duration.ofSeconds(20))
+          .atMost(TestTiming.seconds(20))
           .until(() -> engine.status() instanceof EngineStatus.Leading);
       long first = ((EngineStatus.Leading) engine.status()).epoch();
       // A newer leader advanced the store: the next commit of this term must be fenced.
       operator.commit(Map.of("__fence_epoch__", Long.toString(first + 5)), Fence.NONE);
       await()
-          .atMost(Duration.ofSeconds(30))
+          .atMost(TestTiming.seconds(30))
           .until(
               () ->
                   engine.status() instanceof EngineStatus.Leading leading
@@ -145,9 +151,10 @@ class EngineLifecycleTest {
       assertThat(registry.get("sf2loki_fenced_commits").counter().count())
           .isGreaterThanOrEqualTo(1);
       int before = loki.lines().size();
-      await().atMost(Duration.ofSeconds(20)).until(() -> loki.lines().size() > before + 10);
+      await().atMost(TestTiming.seconds(20)).until(() -> loki.lines().size() > before + 10);
       stop.requestStop();
-      assertThat(run.get(30, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
+      assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(EngineOutcome.Stopped.class);
     }
     assertThat(Files.exists(dir.resolve("leader.lease"))).as("released at stop").isTrue();
   }

@@ -19,6 +19,7 @@ import io.sf2loki.spi.Ticker;
 import io.sf2loki.state.file.FileCheckpointStore;
 import io.sf2loki.state.file.FileStoreConfig;
 import io.sf2loki.tck.FakeTerm;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -92,11 +93,12 @@ class EpochClaimAtAcquireTest {
               .build()) {
         CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
         await()
-            .atMost(Duration.ofSeconds(20))
+            .atMost(TestTiming.seconds(20))
             .until(() -> engine.status() instanceof EngineStatus.Leading l && l.epoch() == 6);
-        await().atMost(Duration.ofSeconds(20)).until(() -> !loki.lines().isEmpty());
+        await().atMost(TestTiming.seconds(20)).until(() -> !loki.lines().isEmpty());
         stop.requestStop();
-        assertThat(run.get(30, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
+        assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+            .isInstanceOf(EngineOutcome.Stopped.class);
       }
       assertThat(events).startsWith("acquire 5", "lose 5", "acquire 6");
       assertThat(registry.get("sf2loki_fenced_commits").counter().count()).isEqualTo(1);

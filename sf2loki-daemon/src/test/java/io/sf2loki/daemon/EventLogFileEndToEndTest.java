@@ -4,9 +4,7 @@ import static io.sf2loki.daemon.EngineRuns.runAsync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
@@ -15,12 +13,12 @@ import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,10 +55,6 @@ class EventLogFileEndToEndTest {
   }
 
   private Engine engine() {
-    return engine(new SimpleMeterRegistry());
-  }
-
-  private Engine engine(MeterRegistry registry) {
     String hocon =
         """
         salesforce {
@@ -78,14 +72,19 @@ class EventLogFileEndToEndTest {
         }
         sink.loki { url = "%s", batch { flush_interval = 100ms, max_entries = 100, queue_maxsize = 200 } }
         state.file.path = "%s"
-        service.shutdown_grace = 5s
+        service.shutdown_grace = %dms
         """
-            .formatted(salesforce.baseUrl(), loki.baseUri(), dir.resolve("state.json"));
+            .formatted(
+                salesforce.baseUrl(),
+                loki.baseUri(),
+                dir.resolve("state.json"),
+                TestTiming.seconds(5).toMillis());
     Sf2LokiConfig config =
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    return ConfiguredEngine.create(config, registry, Clock.systemUTC(), Ticker.SYSTEM);
+    return ConfiguredEngine.create(
+        config, new SimpleMeterRegistry(), Clock.systemUTC(), Ticker.SYSTEM);
   }
 
   private List<LogFileSpec> addFiles(String type, int count, long rows, Instant hour) {
@@ -121,42 +120,14 @@ class EventLogFileEndToEndTest {
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
       await()
-          .atMost(Duration.ofSeconds(60))
+          .atMost(TestTiming.seconds(60))
           .until(() -> loki.lines().size() >= expectedLogin.size() + expectedApi.size());
       stop.requestStop();
-      assertThat(run.get(30, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
+      assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(EngineOutcome.Stopped.class);
     }
     assertThat(linesOf("Login")).containsExactlyElementsOf(expectedLogin);
     assertThat(linesOf("API")).containsExactlyElementsOf(expectedApi);
-  }
-
-  @Test
-  void everyMetricARunExposesIsInTheMetricsReference() throws Exception {
-    addFiles(
-        "Login", 1, 50, Instant.now().minus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS));
-    PrometheusMeterRegistry registry = PrometheusRegistries.create("test"); // as the daemon serves
-    StopTrigger stop = new StopTrigger();
-    try (Engine engine = engine(registry)) {
-      CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
-      await().atMost(Duration.ofSeconds(60)).until(() -> loki.lines().size() >= 50);
-      stop.requestStop();
-      run.get(30, TimeUnit.SECONDS);
-    }
-    String reference = Files.readString(Path.of("..", "docs", "observability", "metrics.md"));
-
-    // Each "# TYPE <family> <type>" line of the scrape names one metric family an operator sees.
-    List<String> families =
-        registry
-            .scrape()
-            .lines()
-            .filter(l -> l.startsWith("# TYPE sf2loki"))
-            .map(l -> l.split(" ")[2])
-            .toList();
-    assertThat(families)
-        .isNotEmpty()
-        .allSatisfy(
-            family ->
-                assertThat(reference).as("docs/observability/metrics.md").contains("`" + family));
   }
 
   @Test
@@ -170,18 +141,18 @@ class EventLogFileEndToEndTest {
     loki.addFault(Fault.latency(Duration.ofMillis(100), 1_000));
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, first);
-      await().atMost(Duration.ofSeconds(60)).until(() -> loki.lines().size() >= 700);
+      await().atMost(TestTiming.seconds(60)).until(() -> loki.lines().size() >= 700);
       first.requestStop();
-      run.get(30, TimeUnit.SECONDS);
+      run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
     }
     loki.clearFaults();
     assertThat(loki.lines().size()).isLessThan(expected.size());
     StopTrigger second = new StopTrigger();
     try (Engine engine = engine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, second);
-      await().atMost(Duration.ofSeconds(60)).until(() -> linesOf("Login").containsAll(expected));
+      await().atMost(TestTiming.seconds(60)).until(() -> linesOf("Login").containsAll(expected));
       second.requestStop();
-      run.get(30, TimeUnit.SECONDS);
+      run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
     }
     Map<String, Integer> seen = new HashMap<>();
     linesOf("Login").forEach(l -> seen.merge(l, 1, Integer::sum));

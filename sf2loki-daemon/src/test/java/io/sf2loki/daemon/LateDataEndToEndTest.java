@@ -13,6 +13,7 @@ import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.AcceptedEntry;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.LokiLimits;
@@ -72,10 +73,15 @@ class LateDataEndToEndTest {
         }
         sink.loki { url = "%s", batch { flush_interval = 100ms, max_entries = 100, queue_maxsize = 200 } }
         state.file.path = "%s"
-        service.shutdown_grace = 5s
+        service.shutdown_grace = %dms
         %s
         """
-            .formatted(salesforce.baseUrl(), loki.baseUri(), dir.resolve("state.json"), extraHocon);
+            .formatted(
+                salesforce.baseUrl(),
+                loki.baseUri(),
+                dir.resolve("state.json"),
+                TestTiming.seconds(5).toMillis(),
+                extraHocon);
     Sf2LokiConfig config =
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
@@ -128,9 +134,10 @@ class LateDataEndToEndTest {
       throws Exception {
     StopTrigger stop = new StopTrigger();
     CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
-    await().atMost(Duration.ofSeconds(60)).until(done);
+    await().atMost(TestTiming.seconds(60)).until(done);
     stop.requestStop();
-    assertThat(run.get(30, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
+    assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isInstanceOf(EngineOutcome.Stopped.class);
   }
 
   private double dropped() {
@@ -182,12 +189,13 @@ class LateDataEndToEndTest {
     StopTrigger stop = new StopTrigger();
     try (Engine engine = elfEngine()) {
       CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
-      await().atMost(Duration.ofSeconds(60)).until(() -> lines("Login").size() >= 100);
+      await().atMost(TestTiming.seconds(60)).until(() -> lines("Login").size() >= 100);
       LogFileSpec late = lateSequenceFile();
       all.addAll(expected(List.of(late)));
-      await().atMost(Duration.ofSeconds(60)).until(() -> lines("Login").size() >= 250);
+      await().atMost(TestTiming.seconds(60)).until(() -> lines("Login").size() >= 250);
       stop.requestStop();
-      assertThat(run.get(30, TimeUnit.SECONDS)).isInstanceOf(EngineOutcome.Stopped.class);
+      assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(EngineOutcome.Stopped.class);
     }
     assertThat(lines("Login")).containsExactlyInAnyOrderElementsOf(all);
     assertThat(loki.entries().stream().filter(e -> "1".equals(e.labels().get("late"))))

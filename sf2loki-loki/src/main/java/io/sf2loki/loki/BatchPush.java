@@ -107,6 +107,9 @@ final class BatchPush {
       send = again.send();
       encoded = Optional.empty();
       version = again.version();
+      if (send.isEmpty()) {
+        return; // the policy dropped or held every entry
+      }
     }
     List<List<LogEntry>> groups = byConfirmation(send);
     if (groups.size() == 1) {

@@ -2,6 +2,7 @@ package io.sf2loki.loki;
 
 import io.sf2loki.loki.LokiSinkConfig.Encoding;
 import io.sf2loki.spi.Secret;
+import io.sf2loki.testkit.TestTiming;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +21,7 @@ public final class LokiConfigs {
   private boolean gzip;
   private long maxLineBytes = 262_144;
   private Optional<Path> deadLetter = Optional.empty();
-  private Duration timeout = Duration.ofSeconds(5);
+  private Duration timeout = TestTiming.seconds(5); // a bound: pushes answer in milliseconds
   private TimeWindowConfig windows = TimeWindowConfig.defaults();
 
   private LokiConfigs(URI url) {

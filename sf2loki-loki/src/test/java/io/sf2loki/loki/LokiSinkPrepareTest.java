@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.RetryableSinkException;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
 import java.util.List;
@@ -46,7 +47,7 @@ class LokiSinkPrepareTest {
       Batch prepared = batch();
       Thread preparing = new Thread(() -> sink.prepare(prepared)); // the lane's batching thread
       preparing.start();
-      preparing.join(10_000);
+      preparing.join(TestTiming.seconds(10).toMillis());
       sink.push(prepared);
     }
 

@@ -149,6 +149,21 @@ class LokiSinkTimeWindowTest {
     assertThat(counter("sf2loki_loki_window_rejections", "reason", "too_far_behind")).isEqualTo(1);
   }
 
+  @Test
+  void aRejectionWhoseReplanDropsTheWholeBatchDeliversNothingAndDoesNotFail() throws Exception {
+    // Regression: the replanned, empty batch was split by stream and failed the lane with an
+    // IndexOutOfBoundsException, ending the pipeline.
+    sink().push(rows("hour-4", hoursAgo(4), 50));
+    LokiSink restarted =
+        sink(
+            LokiConfigs.to(loki.baseUri())
+                .windows(TimeWindowConfig.defaults().withLatePolicy(LatePolicy.DROP)));
+    restarted.push(rows("hour-6-seq-2", hoursAgo(6), 20)); // knows nothing of the stream
+    assertThat(loki.entries()).hasSize(50);
+    assertThat(counter("sf2loki_loki_window_rejections", "reason", "too_far_behind")).isEqualTo(1);
+    assertThat(counter(LokiMetrics.ENTRIES_DROPPED, "reason", "too_far_behind")).isEqualTo(20);
+  }
+
   static final StringMap API =
       StringMap.of("event_type", "API", "job", "sf2loki", "source", "eventlogfile");
 

@@ -9,6 +9,7 @@ import io.sf2loki.loki.LokiSink;
 import io.sf2loki.loki.RecordingSleeper;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Source.Lane;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.EntryRejection;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
@@ -103,7 +104,7 @@ class PipelineLokiTest {
       outcome =
           Runs.start(Runs.fast(sources, sink, store, new FakeTerm(1)).build())
               .outcome()
-              .get(60, TimeUnit.SECONDS);
+              .get(TestTiming.seconds(60).toMillis(), TimeUnit.MILLISECONDS);
     }
 
     assertThat(outcome).isEqualTo(new PipelineOutcome.Completed());

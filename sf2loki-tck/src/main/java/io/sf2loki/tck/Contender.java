@@ -2,7 +2,7 @@ package io.sf2loki.tck;
 
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.Term;
-import java.time.Duration;
+import io.sf2loki.testkit.TestTiming;
 import java.util.Optional;
 
 /**
@@ -69,7 +69,7 @@ public final class Contender {
    */
   public void stop() throws Exception {
     stop.requestStop();
-    participant.join(Duration.ofSeconds(20));
+    participant.join(TestTiming.seconds(20));
     coordinator.close();
   }
 

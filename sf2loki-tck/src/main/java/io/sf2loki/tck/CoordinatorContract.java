@@ -8,6 +8,7 @@ import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.Term;
 import io.sf2loki.tck.RecordingLeadershipListener.Kind;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -99,7 +100,7 @@ public abstract class CoordinatorContract {
     c.requestStop();
     time.leave();
     try {
-      c.participant().join(Duration.ofSeconds(20));
+      c.participant().join(TestTiming.seconds(20));
     } finally {
       time.join();
     }
@@ -155,7 +156,7 @@ public abstract class CoordinatorContract {
     a.participant().thread().interrupt();
     time.leave();
     try {
-      assertThatThrownBy(() -> a.participant().join(Duration.ofSeconds(20)))
+      assertThatThrownBy(() -> a.participant().join(TestTiming.seconds(20)))
           .isInstanceOf(InterruptedException.class);
     } finally {
       time.join();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.testkit.TestTiming;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -146,7 +147,7 @@ public abstract class EpochClaimContract extends CheckpointStoreContract {
         start.countDown();
         int winners = 0;
         for (Future<Boolean> r : results) {
-          winners += r.get(60, TimeUnit.SECONDS) ? 1 : 0;
+          winners += r.get(TestTiming.seconds(60).toMillis(), TimeUnit.MILLISECONDS) ? 1 : 0;
         }
         assertThat(winners).as("winners of round %d", round).isEqualTo(1);
         assertThat(floor(openStore()).persistedEpoch()).hasValue(claimed);

@@ -4,6 +4,7 @@ import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Term;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,9 @@ final class LeaseWorld<E extends LeaseElection> {
   /** Applies one step, lets its time pass, and checks every property. */
   void run(LeaseSteps.Step<E> step) throws Exception {
     restartResigned();
+    // A contender just (re)started is campaigning, not asleep: let it reach its first sleep, or the
+    // step (a lease edit's read-modify-replace, say) races its writes and fails on a conflict.
+    time.sleep(QUIESCE);
     ledger.tampered(step.op().tampers());
     step.op().apply(this);
     time.sleep(Duration.ofSeconds(step.afterSeconds()));
@@ -113,7 +117,7 @@ final class LeaseWorld<E extends LeaseElection> {
     void awaitStopped() throws Exception {
       Thread t = contender.participant().thread();
       time.awaitCondition(() -> !t.isAlive(), Duration.ofMinutes(10), Duration.ofSeconds(1));
-      contender.participant().join(Duration.ofSeconds(10));
+      contender.participant().join(TestTiming.seconds(10));
       store.close();
     }
   }

@@ -247,7 +247,8 @@ public final class SimulatedTime {
 
     /**
      * Waits (in real time) for the thread to end; the caller should leave or stop it first if it
-     * needs simulated time to finish.
+     * needs simulated time to finish. {@code realTimeout} is a wall-clock bound: pass it scaled by
+     * {@link io.sf2loki.testkit.TestTiming}.
      *
      * @throws AssertionError when it did not end in time
      * @throws Exception what the body threw

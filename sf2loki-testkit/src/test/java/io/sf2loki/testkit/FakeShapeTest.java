@@ -13,20 +13,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TimeZone;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** What every protocol fake shares: where it serves, how it stops, what it leaves alone. */
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class FakeShapeTest {
 
   private static final String NO_DELAY = "sun.net.httpserver.nodelay";
@@ -71,7 +69,7 @@ class FakeShapeTest {
     fake.close();
     fake.close();
 
-    await().atMost(Duration.ofSeconds(5)).until(() -> refuses(uri));
+    await().atMost(TestTiming.seconds(5)).until(() -> refuses(uri));
   }
 
   private static boolean refuses(URI uri) {

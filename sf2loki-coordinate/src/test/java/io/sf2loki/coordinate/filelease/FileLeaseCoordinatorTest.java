@@ -7,6 +7,7 @@ import io.sf2loki.spi.Term;
 import io.sf2loki.tck.Contender;
 import io.sf2loki.tck.RecordingLeadershipListener;
 import io.sf2loki.tck.RecordingLeadershipListener.Kind;
+import io.sf2loki.testkit.TestTiming;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -132,7 +133,7 @@ class FileLeaseCoordinatorTest {
 
     a.requestStop();
     fx.time.leave();
-    a.participant().join(Duration.ofSeconds(10));
+    a.participant().join(TestTiming.seconds(10));
     fx.time.join();
 
     RecordingLeadershipListener.Event lose = a.listener().events().get(1);
@@ -152,7 +153,7 @@ class FileLeaseCoordinatorTest {
     running.remove(a);
     a.requestStop();
     fx.time.leave();
-    a.participant().join(Duration.ofSeconds(10));
+    a.participant().join(TestTiming.seconds(10));
     fx.time.join();
     long released = fx.time.nanos();
 

@@ -11,6 +11,7 @@ import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,7 +65,7 @@ public final class FileLeaseProcessMain {
       // the parent keeps stdin open for as long as we should live
     }
     stop.requestStop();
-    election.join(10_000);
+    election.join(TestTiming.seconds(10).toMillis());
     System.exit(0);
   }
 
@@ -100,7 +101,7 @@ public final class FileLeaseProcessMain {
     public void onLose(Term term) {
       current.requestStop();
       try {
-        worker.join(5_000);
+        worker.join(TestTiming.seconds(5).toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.coordinate.support.FencedStore;
 import io.sf2loki.coordinate.support.StoreKind;
+import io.sf2loki.testkit.TestTiming;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -28,9 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FileLeaseTwoProcessTest {
 
-  /** A standby notices expiry within one renew interval; the rest is JVM and scheduling slack. */
+  /**
+   * A standby notices expiry within one renew interval; the rest is JVM and scheduling slack
+   * (scaled).
+   */
   private static final Duration TAKEOVER =
-      FileLeaseProcessMain.TTL.plus(FileLeaseProcessMain.RENEW).plusMillis(2_500);
+      FileLeaseProcessMain.TTL.plus(FileLeaseProcessMain.RENEW).plus(TestTiming.millis(2_500));
 
   @TempDir Path fallback;
   private Path dir;
@@ -53,7 +57,7 @@ class FileLeaseTwoProcessTest {
   void tearDown() throws InterruptedException {
     for (Child c : children) {
       c.process.destroyForcibly();
-      c.process.waitFor(10, TimeUnit.SECONDS);
+      c.process.waitFor(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
     }
     observer.close();
     if (!dir.equals(fallback)) {
@@ -68,30 +72,31 @@ class FileLeaseTwoProcessTest {
   @Test
   void killedLeaderIsReplacedWithinTtlAndItsEpochIsFencedOut() throws Exception {
     Child a = start("a");
-    long aEpoch = a.awaitAcquired(Duration.ofSeconds(20));
+    long aEpoch = a.awaitAcquired(TestTiming.seconds(20));
     Child b = start("b");
-    await().atMost(Duration.ofSeconds(10)).until(() -> a.commits(aEpoch) >= 5);
-    await().atMost(Duration.ofSeconds(10)).until(() -> b.said("started"));
+    await().atMost(TestTiming.seconds(10)).until(() -> a.commits(aEpoch) >= 5);
+    await().atMost(TestTiming.seconds(10)).until(() -> b.said("started"));
 
     a.process.destroyForcibly(); // SIGKILL: no release, no final commit
-    assertThat(a.process.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(a.process.waitFor(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS))
+        .isTrue();
     long killedAt = System.nanoTime();
     long bEpoch = b.awaitAcquired(TAKEOVER);
     Duration takeover = Duration.ofNanos(System.nanoTime() - killedAt);
 
     assertThat(bEpoch).isGreaterThan(aEpoch);
     assertThat(takeover).isLessThan(TAKEOVER);
-    await().atMost(Duration.ofSeconds(5)).until(() -> b.commits(bEpoch) >= 1);
+    await().atMost(TestTiming.seconds(5)).until(() -> b.commits(bEpoch) >= 1);
     assertOnlySuccessorWritesFromNowOn(b, bEpoch);
   }
 
   @Test
   void frozenLeaderIsReplacedAndIsFencedWhenItWakes() throws Exception {
     Child a = start("a");
-    long aEpoch = a.awaitAcquired(Duration.ofSeconds(20));
+    long aEpoch = a.awaitAcquired(TestTiming.seconds(20));
     Child b = start("b");
-    await().atMost(Duration.ofSeconds(10)).until(() -> a.commits(aEpoch) >= 5);
-    await().atMost(Duration.ofSeconds(10)).until(() -> b.said("started"));
+    await().atMost(TestTiming.seconds(10)).until(() -> a.commits(aEpoch) >= 5);
+    await().atMost(TestTiming.seconds(10)).until(() -> b.said("started"));
 
     signal(a, "STOP"); // a GC pause or a frozen VM: the process keeps its term but stops running
     long bEpoch = b.awaitAcquired(TAKEOVER);
@@ -100,8 +105,8 @@ class FileLeaseTwoProcessTest {
     // it, so that in-flight write lands before b's first commit, never after
     signal(a, "CONT");
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> a.said("lost " + aEpoch));
-    await().atMost(Duration.ofSeconds(15)).until(() -> b.commits(bEpoch) >= 1);
+    await().atMost(TestTiming.seconds(10)).until(() -> a.said("lost " + aEpoch));
+    await().atMost(TestTiming.seconds(15)).until(() -> b.commits(bEpoch) >= 1);
     assertThat(bEpoch).isGreaterThan(aEpoch);
     assertThat(a.commits(aEpoch)).isLessThanOrEqualTo(aCommitsBeforeWaking + 1);
     assertThat(a.said("acquired " + bEpoch)).isFalse();
@@ -113,7 +118,7 @@ class FileLeaseTwoProcessTest {
     int target = successor.commits(epoch) + 10;
     List<String> seen = new ArrayList<>();
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(TestTiming.seconds(10))
         .pollInterval(Duration.ofMillis(10))
         .until(
             () -> {
@@ -132,6 +137,7 @@ class FileLeaseTwoProcessTest {
                 java,
                 "-Xshare:auto",
                 "-XX:TieredStopAtLevel=1",
+                TestTiming.jvmArgument(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 FileLeaseProcessMain.class.getName(),
@@ -147,7 +153,7 @@ class FileLeaseTwoProcessTest {
 
   private static void signal(Child c, String signal) throws Exception {
     Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(c.process.pid())).start();
-    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.waitFor(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
     assertThat(kill.exitValue()).isZero();
   }
 

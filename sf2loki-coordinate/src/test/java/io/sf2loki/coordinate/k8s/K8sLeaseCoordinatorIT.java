@@ -12,6 +12,7 @@ import io.sf2loki.tck.FakeCheckpointStore;
 import io.sf2loki.tck.FakeEpochFloor;
 import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.tck.RecordingLeadershipListener.Kind;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,7 +152,7 @@ class K8sLeaseCoordinatorIT {
     running.remove(a);
     a.requestStop();
     fx.time.leave();
-    a.participant().join(Duration.ofSeconds(10));
+    a.participant().join(TestTiming.seconds(10));
     fx.time.join();
     assertThat(a.listener().events().get(1).currentDuringCall()).isTrue();
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.tck.RecordingLeadershipListener;
 import io.sf2loki.tck.RecordingLeadershipListener.Kind;
-import java.util.concurrent.TimeUnit;
+import io.sf2loki.testkit.TestTiming;
 import org.junit.jupiter.api.Test;
 
 /** noop: always leader, unfenced, one term until stop. */
@@ -19,13 +19,13 @@ class NoopCoordinatorTest {
     Thread t = new Thread(() -> runQuietly(noop, listener, stop));
     t.start();
     org.awaitility.Awaitility.await()
-        .atMost(5, TimeUnit.SECONDS)
+        .atMost(TestTiming.seconds(5))
         .until(() -> listener.held().isPresent());
     assertThat(listener.held().orElseThrow().fencingEpoch()).isEmpty();
     assertThat(listener.held().orElseThrow().isCurrent()).isTrue();
 
     stop.requestStop();
-    t.join(5000);
+    t.join(TestTiming.seconds(5).toMillis());
 
     assertThat(listener.events())
         .extracting(e -> e.kind())

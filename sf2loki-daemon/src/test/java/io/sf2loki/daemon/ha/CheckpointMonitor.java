@@ -2,6 +2,7 @@ package io.sf2loki.daemon.ha;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -92,7 +93,7 @@ final class CheckpointMonitor implements AutoCloseable {
   public void close() {
     sampler.interrupt();
     try {
-      sampler.join(2000);
+      sampler.join(TestTiming.seconds(2).toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -1,5 +1,6 @@
 package io.sf2loki.daemon.ha;
 
+import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -109,7 +110,7 @@ final class DaemonProcess implements AutoCloseable {
     try {
       return HTTP.send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-              .timeout(Duration.ofSeconds(2))
+              .timeout(TestTiming.seconds(2))
               .build(),
           HttpResponse.BodyHandlers.ofString());
     } catch (InterruptedException e) {
@@ -121,7 +122,7 @@ final class DaemonProcess implements AutoCloseable {
   /** SIGKILL, and waits for the process to be gone. */
   void kill9() throws InterruptedException {
     process.destroyForcibly();
-    process.waitFor(10, TimeUnit.SECONDS);
+    process.waitFor(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** SIGTERM; does not wait. */
@@ -166,7 +167,7 @@ final class DaemonProcess implements AutoCloseable {
     if (process.isAlive()) {
       process.destroyForcibly(); // SIGKILL also ends a stopped process
       try {
-        process.waitFor(10, TimeUnit.SECONDS);
+        process.waitFor(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -3,6 +3,7 @@ package io.sf2loki.daemon.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,7 @@ class FailoverIT {
     DaemonProcess a = cluster.launch(cluster.node("node-a", ttl, renew));
     DaemonProcess b = cluster.launch(cluster.node("node-b", ttl, renew));
     await("one leader, one standby")
-        .atMost(Duration.ofSeconds(60))
+        .atMost(TestTiming.seconds(60))
         .pollInterval(POLL)
         .until(
             () ->
@@ -47,7 +48,7 @@ class FailoverIT {
     // Exactly one, not just at one instant.
     await()
         .during(Duration.ofSeconds(2))
-        .atMost(Duration.ofSeconds(3))
+        .atMost(Duration.ofSeconds(2).plus(TestTiming.seconds(1)))
         .pollInterval(POLL)
         .until(() -> leader.readyz().ready() && standby.readyz().standby());
     return List.of(leader, standby);
@@ -62,24 +63,29 @@ class FailoverIT {
       DaemonProcess leader = pair.get(0);
       DaemonProcess standby = pair.get(1);
       await("the leader ships")
-          .atMost(Duration.ofSeconds(30))
+          .atMost(TestTiming.seconds(30))
           .until(() -> cluster.loki().lines().size() >= 40);
       long epochBefore = cluster.persistedEpoch().orElseThrow();
 
       leader.kill9();
       long killedAt = System.nanoTime();
       await("the standby takes over within ttl + renew_interval + 2s")
-          .atMost(ttl.plus(renew).plusSeconds(2))
+          .atMost(ttl.plus(renew).plus(TestTiming.seconds(2)))
           .pollInterval(POLL)
           .until(() -> standby.readyz().ready());
       System.out.printf(
           "failover took %d ms after kill -9%n", (System.nanoTime() - killedAt) / 1_000_000);
 
-      // Everything the org produced up to a few seconds after the takeover arrives at least once.
-      Thread.sleep(2000);
+      // Everything the org produced up to two activity ticks (two files each) after the takeover
+      // arrives at least once.
+      int atTakeover = cluster.producedFiles().size();
+      await("two more ticks of the org's activity")
+          .atMost(TestTiming.seconds(10))
+          .pollInterval(POLL)
+          .until(() -> cluster.producedFiles().size() >= atTakeover + 4);
       List<LogFileSpec> produced = cluster.producedFiles();
       await("every generated row is in Loki")
-          .atMost(Duration.ofSeconds(40))
+          .atMost(TestTiming.seconds(40))
           .pollInterval(Duration.ofMillis(500))
           .until(() -> cluster.missingRows(produced).isEmpty());
       assertThat(cluster.persistedEpoch().orElseThrow()).isGreaterThan(epochBefore);
@@ -99,19 +105,19 @@ class FailoverIT {
       DaemonProcess leader = pair.get(0);
       DaemonProcess standby = pair.get(1);
       await("the leader ships")
-          .atMost(Duration.ofSeconds(30))
+          .atMost(TestTiming.seconds(30))
           .until(() -> cluster.loki().lines().size() >= 40);
 
       System.out.println(java.time.Instant.now() + " SIGTERM to " + leader);
       leader.sigterm();
       long terminatedAt = System.nanoTime();
       await("the standby takes over within a few seconds")
-          .atMost(Duration.ofSeconds(10))
+          .atMost(TestTiming.seconds(10))
           .pollInterval(POLL)
           .until(() -> standby.readyz().ready());
       System.out.printf(
           "handover took %d ms after SIGTERM%n", (System.nanoTime() - terminatedAt) / 1_000_000);
-      assertThat(leader.awaitExit(Duration.ofSeconds(20))).isZero();
+      assertThat(leader.awaitExit(TestTiming.seconds(20))).isZero();
       assertThat(leader.log())
           .contains("stop requested; draining")
           .contains("Stopped[abandonedBatches=0]")
@@ -119,7 +125,7 @@ class FailoverIT {
           .contains("sf2loki stopped");
       List<LogFileSpec> produced = cluster.producedFiles();
       await("every generated row is in Loki")
-          .atMost(Duration.ofSeconds(40))
+          .atMost(TestTiming.seconds(40))
           .pollInterval(Duration.ofMillis(500))
           .until(() -> cluster.missingRows(produced).isEmpty());
       assertThat(monitor.regressions()).isEmpty();

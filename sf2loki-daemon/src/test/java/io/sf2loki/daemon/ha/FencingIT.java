@@ -3,6 +3,7 @@ package io.sf2loki.daemon.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.Fault;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,17 +50,17 @@ class FencingIT {
     HaCluster.Node node = cluster.node("solo", TTL, RENEW);
     DaemonProcess first = cluster.launch(node);
     await("leads at epoch 7, above the persisted 6")
-        .atMost(Duration.ofSeconds(60))
+        .atMost(TestTiming.seconds(60))
         .pollInterval(POLL)
         .until(() -> first.readyz().ready());
     assertThat(cluster.persistedEpoch()).hasValue(7);
-    await().atMost(Duration.ofSeconds(30)).until(() -> checkpoints(cluster.state()).size() >= 2);
+    await().atMost(TestTiming.seconds(30)).until(() -> checkpoints(cluster.state()).size() >= 2);
 
     // Deleted under a running leader: it rewrites the lease and keeps leading at its epoch.
     Files.delete(cluster.leasePath());
     Map<String, String> before = checkpoints(cluster.state());
     await("the leader rewrites its lease and keeps committing")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(TestTiming.seconds(20))
         .pollInterval(POLL)
         .until(
             () ->
@@ -73,14 +74,14 @@ class FencingIT {
     Files.deleteIfExists(cluster.leasePath());
     DaemonProcess second = cluster.launch(node);
     await("the restarted daemon leads again")
-        .atMost(Duration.ofSeconds(60))
+        .atMost(TestTiming.seconds(60))
         .pollInterval(POLL)
         .until(() -> second.readyz().ready());
     assertThat(cluster.persistedEpoch().orElseThrow()).isGreaterThanOrEqualTo(8);
     assertThat(second.metric("sf2loki_leader_epoch", "")).isGreaterThanOrEqualTo(8);
     Map<String, String> restarted = checkpoints(cluster.state());
     await("and keeps committing")
-        .atMost(Duration.ofSeconds(30))
+        .atMost(TestTiming.seconds(30))
         .pollInterval(POLL)
         .until(() -> !checkpoints(cluster.state()).equals(restarted));
     assertThat(second.isAlive()).isTrue();
@@ -92,7 +93,7 @@ class FencingIT {
     DaemonProcess a = cluster.launch(cluster.node("node-a", TTL, RENEW));
     DaemonProcess b = cluster.launch(cluster.node("node-b", TTL, RENEW));
     await("one leader, one standby")
-        .atMost(Duration.ofSeconds(60))
+        .atMost(TestTiming.seconds(60))
         .pollInterval(POLL)
         .until(
             () ->
@@ -101,7 +102,7 @@ class FencingIT {
     DaemonProcess paused = a.readyz().ready() ? a : b;
     DaemonProcess successor = paused == a ? b : a;
     await("the leader ships")
-        .atMost(Duration.ofSeconds(30))
+        .atMost(TestTiming.seconds(30))
         .until(() -> cluster.loki().lines().size() >= 20);
     long pausedEpoch = cluster.persistedEpoch().orElseThrow();
 
@@ -109,25 +110,25 @@ class FencingIT {
     // to commit, whichever it notices first, the takeover or the push's answer.
     cluster.loki().addFault(Fault.latency(Duration.ofSeconds(6), 1));
     await("a push is in flight")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(TestTiming.seconds(20))
         .pollInterval(Duration.ofMillis(10))
         .until(() -> cluster.loki().pendingFaults() == 0);
     paused.sigstop();
     await("the standby takes over while the leader is paused beyond the ttl")
-        .atMost(TTL.plus(RENEW).plusSeconds(10))
+        .atMost(TTL.plus(RENEW).plus(TestTiming.seconds(10)))
         .pollInterval(POLL)
         .until(() -> successor.readyz().ready());
     long successorEpoch = cluster.persistedEpoch().orElseThrow();
     assertThat(successorEpoch).isGreaterThan(pausedEpoch);
     Map<String, String> taken = checkpoints(cluster.state());
     await("the successor commits")
-        .atMost(Duration.ofSeconds(20))
+        .atMost(TestTiming.seconds(20))
         .until(() -> !checkpoints(cluster.state()).equals(taken));
 
     try (CheckpointMonitor monitor = new CheckpointMonitor(cluster::state)) {
       paused.sigcont();
       await("the resumed leader's commit is fenced and it stands by")
-          .atMost(Duration.ofSeconds(20))
+          .atMost(TestTiming.seconds(20))
           .pollInterval(POLL)
           .until(
               () ->
@@ -140,7 +141,7 @@ class FencingIT {
       // It stays alive and standing by while the successor keeps leading at its epoch.
       await()
           .during(Duration.ofSeconds(3))
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(3).plus(TestTiming.seconds(2)))
           .pollInterval(POLL)
           .until(
               () ->

@@ -2,6 +2,7 @@ package io.sf2loki.daemon.ha;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.LokiLimits;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -109,7 +110,7 @@ final class HaCluster implements AutoCloseable {
         state.file.path = "%s"
         coordinate { type = file_lease
                      file_lease { path = "%s", ttl = %dms, renew_interval = %dms, holder_id = %s } }
-        service { http_host = "127.0.0.1", http_port = %d, shutdown_grace = 5s }
+        service { http_host = "127.0.0.1", http_port = %d, shutdown_grace = %dms }
         """
             .formatted(
                 salesforce.baseUrl(),
@@ -119,7 +120,8 @@ final class HaCluster implements AutoCloseable {
                 ttl.toMillis(),
                 renewInterval.toMillis(),
                 name,
-                port);
+                port,
+                TestTiming.seconds(5).toMillis());
     Path config = dir.resolve(name + ".conf");
     Files.writeString(config, hocon);
     return new Node(name, config, port);

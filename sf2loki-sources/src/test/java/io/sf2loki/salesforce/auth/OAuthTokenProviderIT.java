@@ -8,6 +8,7 @@ import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.TestKeys;
 import io.sf2loki.spi.Secret;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
 import java.net.URI;
@@ -28,7 +29,7 @@ class OAuthTokenProviderIT {
   private final MutableClock clock = new MutableClock(Instant.now());
   private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   private final CloseableHttpClient http =
-      SalesforceHttpClients.create(Duration.ofSeconds(5), Optional.empty());
+      SalesforceHttpClients.create(TestTiming.seconds(5), Optional.empty());
   private final FakeSalesforce sf =
       FakeSalesforce.builder()
           .clientId("cid")
@@ -157,7 +158,7 @@ class OAuthTokenProviderIT {
                 .audience(unreachable.toString())
                 .build();
         CloseableHttpClient viaProxy =
-            SalesforceHttpClients.create(Duration.ofSeconds(5), Optional.of(proxied.baseUrl()))) {
+            SalesforceHttpClients.create(TestTiming.seconds(5), Optional.of(proxied.baseUrl()))) {
       TokenGrant grant =
           new JwtBearerGrant(
               "cid",

@@ -8,6 +8,7 @@ import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.spi.Secret;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
@@ -33,7 +34,7 @@ class SalesforceRestClientIT {
   private final FakeSalesforce sf =
       FakeSalesforce.builder().clientId("cid").clientSecret("secret").queryBatchSize(2).build();
   private final CloseableHttpClient http =
-      SalesforceHttpClients.create(Duration.ofMillis(1500), Optional.empty());
+      SalesforceHttpClients.create(TestTiming.millis(1500), Optional.empty());
   private final List<Instant> dates = new CopyOnWriteArrayList<>();
   private final SimpleMeterRegistry calls = new SimpleMeterRegistry();
   private final SalesforceRestClient client =
@@ -142,7 +143,9 @@ class SalesforceRestClientIT {
 
   @Test
   void slowAnswerTimesOutAsATransportError() {
-    sf.inject(Fault.latency(Fault.Route.QUERY, Duration.ofSeconds(4)));
+    sf.inject(
+        Fault.latency(
+            Fault.Route.QUERY, TestTiming.seconds(4))); // beyond the client timeout, both scaled
     assertThatThrownBy(() -> client.query(LISTING)).isInstanceOf(TransportException.class);
   }
 

@@ -16,6 +16,7 @@ import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.RecordingSourceContext;
 import io.sf2loki.spi.Secret;
 import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.ApexLogs;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
@@ -40,7 +41,7 @@ class ApexLogIT {
       FakeSalesforce.builder().clientId("cid").clientSecret("secret").clock(clock).build();
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   final CloseableHttpClient http =
-      SalesforceHttpClients.create(Duration.ofSeconds(10), Optional.empty());
+      SalesforceHttpClients.create(TestTiming.seconds(10), Optional.empty());
   final SalesforceRestClient rest =
       new SalesforceRestClient(
           http,

@@ -14,6 +14,7 @@ import io.sf2loki.spi.CategoryOwnership;
 import io.sf2loki.spi.Secret;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,7 @@ final class ElfFixture implements AutoCloseable {
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   CategoryOwnership ownership = CategoryOwnership.unrestricted();
   final CloseableHttpClient http =
-      SalesforceHttpClients.create(Duration.ofSeconds(10), Optional.empty());
+      SalesforceHttpClients.create(TestTiming.seconds(10), Optional.empty());
 
   ElfFixture() {
     this(FakeSalesforce.builder().clientId("cid").clientSecret("secret").build());

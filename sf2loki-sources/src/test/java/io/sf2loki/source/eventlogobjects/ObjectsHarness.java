@@ -13,6 +13,7 @@ import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.RecordingSourceContext;
 import io.sf2loki.spi.Secret;
 import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +38,7 @@ final class ObjectsHarness implements AutoCloseable {
       FakeSalesforce.builder().clientId("cid").clientSecret("secret").clock(clock).build();
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   private final CloseableHttpClient http =
-      SalesforceHttpClients.create(Duration.ofSeconds(10), Optional.empty());
+      SalesforceHttpClients.create(TestTiming.seconds(10), Optional.empty());
   final SalesforceRestClient rest =
       new SalesforceRestClient(
           http,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -88,7 +89,7 @@ class FileCheckpointStoreCrashTest {
             });
     reader.start();
     synchronized (last) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      long deadline = System.nanoTime() + TestTiming.seconds(30).toNanos();
       while (last.get() == 0 && child.isAlive() && System.nanoTime() < deadline) {
         last.wait(100);
       }
@@ -96,8 +97,8 @@ class FileCheckpointStoreCrashTest {
     assertThat(last.get()).as("child committed at least once").isPositive();
     Thread.sleep(runMillis); // the kill moment is the random variable under test
     child.destroyForcibly(); // SIGKILL
-    assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    reader.join(5_000);
+    assertThat(child.waitFor(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    reader.join(TestTiming.seconds(5).toMillis());
     return last.get();
   }
 }

@@ -11,6 +11,7 @@ import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.tck.FakeTerm;
+import io.sf2loki.testkit.TestTiming;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -135,7 +136,7 @@ class FileCheckpointStoreTest {
       assertThat(write).isNotDone();
       assertThat(path).doesNotExist();
       held.release();
-      write.get(5, TimeUnit.SECONDS);
+      write.get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
       assertThat(store.load("k")).contains("1");
     }
   }

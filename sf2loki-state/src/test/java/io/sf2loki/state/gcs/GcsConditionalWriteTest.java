@@ -7,6 +7,7 @@ import io.sf2loki.state.internal.ConditionalCheckpointStore;
 import io.sf2loki.state.internal.ConditionalWriteContract;
 import io.sf2loki.state.internal.RetryPolicy;
 import io.sf2loki.tck.FakeTerm;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.gcs.FakeGcsServer.Operation;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +115,7 @@ class GcsConditionalWriteTest extends ConditionalWriteContract {
     }
     writers.forEach(Thread::start);
     for (Thread t : writers) {
-      t.join(20_000);
+      t.join(TestTiming.seconds(20).toMillis());
     }
     Map<String, String> doc = store().loadAll();
     assertThat(doc)

@@ -1,5 +1,6 @@
 package io.sf2loki.state.s3;
 
+import io.sf2loki.testkit.TestTiming;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class S3Fixture {
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ID, SECRET)
             .build();
     proxy.start();
-    long deadline = System.nanoTime() + 30_000_000_000L;
+    long deadline = System.nanoTime() + TestTiming.seconds(30).toNanos();
     while (!"STARTED".equals(proxy.getState()) && System.nanoTime() < deadline) {
       Thread.sleep(5); // s3proxy offers no start callback
     }

@@ -3,15 +3,15 @@ package io.sf2loki.testkit.gcs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.testkit.ScaledTimeout;
 import io.sf2loki.testkit.gcs.FakeGcsServer.Operation;
 import java.io.IOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** Scripted faults strike where they are named, in the order queued, and nowhere else. */
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class FakeGcsServerFaultTest {
 
   private FakeGcsServer gcs;

@@ -8,13 +8,13 @@ import static io.sf2loki.testkit.loki.WireBodies.postJson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.testkit.ScaledTimeout;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** The builder's options reach the running fake; the static conveniences are the builder's. */
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class FakeLokiBuilderTest {
 
   private static final Clock FIXED = Clock.fixed(NOW, ZoneOffset.UTC);

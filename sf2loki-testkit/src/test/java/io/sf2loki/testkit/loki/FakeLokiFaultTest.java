@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sf2loki.testkit.ScaledTimeout;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -14,9 +15,8 @@ import java.time.Duration;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class FakeLokiFaultTest {
 
   final FakeLoki loki = FakeLokiIngestTest.startFake(LokiLimits.defaults());

@@ -8,6 +8,7 @@ import static io.sf2loki.testkit.loki.WireBodies.protobuf;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.testkit.ScaledTimeout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -20,10 +21,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.xerial.snappy.Snappy;
 
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class FakeLokiIngestTest {
 
   static final Instant NOW = Instant.parse("2026-05-01T12:00:00Z");

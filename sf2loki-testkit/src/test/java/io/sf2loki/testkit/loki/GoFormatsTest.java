@@ -2,13 +2,13 @@ package io.sf2loki.testkit.loki;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.testkit.ScaledTimeout;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class GoFormatsTest {
 
   static long nanos(String instant) {

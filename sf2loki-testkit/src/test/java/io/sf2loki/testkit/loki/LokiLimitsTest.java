@@ -2,11 +2,11 @@ package io.sf2loki.testkit.loki;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.testkit.ScaledTimeout;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class LokiLimitsTest {
 
   final LokiLimits d = LokiLimits.defaults();

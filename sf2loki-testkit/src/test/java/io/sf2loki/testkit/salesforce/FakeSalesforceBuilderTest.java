@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sf2loki.testkit.ScaledTimeout;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** The builder's options are fixed when the org starts; build() is start() without IOException. */
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class FakeSalesforceBuilderTest {
 
   @Test

@@ -4,15 +4,15 @@ import static io.sf2loki.testkit.salesforce.SalesforceHttp.logFilePath;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.testkit.ScaledTimeout;
 import java.io.IOException;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /** Scripted faults strike the routes they are aimed at, in the order queued. */
-@Timeout(10)
+@ScaledTimeout(seconds = 10)
 class FakeSalesforceFaultTest {
 
   private static final Instant HOUR = Instant.parse("2026-06-30T00:00:00Z");

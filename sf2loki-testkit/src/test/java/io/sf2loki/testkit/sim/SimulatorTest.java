@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.sf2loki.testkit.TestTiming;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -72,7 +73,7 @@ class SimulatorTest {
     try (Simulator sim =
         Simulator.start(ephemeral("--period", "200ms", "--event-types", "Login"))) {
       await()
-          .atMost(Duration.ofSeconds(10))
+          .atMost(TestTiming.seconds(10))
           .until(() -> sim.salesforce().logFile("0ATD00000000003AAA").isPresent());
       var spec = sim.salesforce().logFile("0ATD00000000003AAA").orElseThrow();
       var csv = sim.salesforce().csv(spec);
@@ -101,7 +102,7 @@ class SimulatorTest {
 
   private static List<String> firstRow(Simulator sim) {
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(TestTiming.seconds(10))
         .until(() -> sim.salesforce().logFile("0ATD00000000001AAA").isPresent());
     var spec = sim.salesforce().logFile("0ATD00000000001AAA").orElseThrow();
     return sim.salesforce().csv(spec).cells(0);
@@ -111,7 +112,7 @@ class SimulatorTest {
   void reportSummarisesWhatTheFakeLokiHolds() throws Exception {
     try (Simulator sim = Simulator.start(ephemeral("--period", "1m"))) {
       await()
-          .atMost(Duration.ofSeconds(10))
+          .atMost(TestTiming.seconds(10))
           .until(() -> sim.salesforce().logFile("0ATD00000000004AAA").isPresent());
       long nanos = Instant.now().toEpochMilli() * 1_000_000L;
       String push =

@@ -1,0 +1,127 @@
+package io.sf2loki.daemon;
+
+import static io.sf2loki.daemon.EngineRuns.runAsync;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.daemon.http.HealthServer;
+import io.sf2loki.daemon.http.Readiness;
+import io.sf2loki.engine.ConfiguredEngine;
+import io.sf2loki.engine.Engine;
+import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * One engine composed from HOCON as the daemon composes it, on a Prometheus registry served on
+ * {@code /metrics} by the daemon's own health server, running on its own thread until closed.
+ */
+final class ComposedRun implements AutoCloseable {
+
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private final PrometheusMeterRegistry registry = PrometheusRegistries.create("test");
+  private final StopTrigger stop = new StopTrigger();
+  private final Engine engine;
+  private final HealthServer server;
+  private final CompletableFuture<EngineOutcome> run;
+
+  private ComposedRun(String hocon) throws IOException {
+    Sf2LokiConfig config =
+        Sf2LokiConfig.bind(
+            new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
+            getClass().getClassLoader());
+    engine = ConfiguredEngine.create(config, registry, Clock.systemUTC(), Ticker.SYSTEM);
+    Readiness readiness =
+        new Readiness(
+            engine::status, config.service().unreadyAfterSinkFailing(), Clock.systemUTC());
+    server = HealthServer.start("127.0.0.1", 0, readiness, registry::scrape);
+    run = runAsync(engine, stop);
+  }
+
+  /** Composes and starts the engine {@code hocon} describes. */
+  static ComposedRun start(String hocon) throws IOException {
+    return new ComposedRun(hocon);
+  }
+
+  /**
+   * The {@code sf2loki_} names this run exposes so far, as an operator sees them: the families of a
+   * {@code /metrics} scrape, and every meter of the registry under its Prometheus name.
+   */
+  Set<String> exposed() throws IOException, InterruptedException {
+    HttpResponse<String> scrape =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics"))
+                .timeout(TestTiming.seconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(scrape.statusCode()).isEqualTo(200);
+    Set<String> names = new TreeSet<>(MetricsReference.families(scrape.body()));
+    for (Meter m : registry.getMeters()) {
+      Meter.Id id = m.getId();
+      String name =
+          registry.config().namingConvention().name(id.getName(), id.getType(), id.getBaseUnit());
+      boolean counter = id.getType() == Meter.Type.COUNTER;
+      // the Prometheus client, not the naming convention, gives a counter its _total series
+      names.add(counter && !name.endsWith("_total") ? name + "_total" : name);
+    }
+    return names;
+  }
+
+  /** Waits until every one of {@code names} is exposed; returns everything exposed then. */
+  Set<String> awaitExposed(Set<String> names) {
+    AtomicReference<Set<String>> seen = new AtomicReference<>(Set.of());
+    try {
+      await()
+          .atMost(TestTiming.seconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                seen.set(exposed());
+                return seen.get().containsAll(names);
+              });
+    } catch (ConditionTimeoutException e) {
+      Set<String> missing = new TreeSet<>(names);
+      missing.removeAll(seen.get());
+      throw new AssertionError("the run never exposed " + missing, e);
+    }
+    return seen.get();
+  }
+
+  /** Stops the engine and waits for it to end as stopped. */
+  @Override
+  public void close() throws ExecutionException, TimeoutException {
+    try {
+      stop.requestStop();
+      assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+          .isInstanceOf(EngineOutcome.Stopped.class);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while the engine stopped", e);
+    } finally {
+      engine.close();
+      server.close();
+    }
+  }
+}

@@ -1,0 +1,308 @@
+package io.sf2loki.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sf2loki.testkit.TestTiming;
+import io.sf2loki.testkit.gcs.FakeGcsServer;
+import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.salesforce.ApexLogs;
+import io.sf2loki.testkit.salesforce.FakeSalesforce;
+import io.sf2loki.testkit.salesforce.Fault;
+import io.sf2loki.testkit.salesforce.LogFileSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * docs/observability/metrics.md against the composed daemon (issue 15), in both directions: every
+ * metric four runs against the testkit's fakes expose is documented, and every documented metric is
+ * exposed by one of them. The runs: a plain EventLogFile run; a restart whose late rows Loki
+ * rejects for its time window; a run with faults at the fakes' named points (Loki 429, 500 and a
+ * reset, Salesforce auth, 5xx and throttling, a failed download, corrupt and stalled cursors,
+ * shaping drops) across all three sources; and a run fenced on the GCS store.
+ */
+class MetricsReferenceTest {
+
+  /** Documented metrics no run here reaches, with the reason; keep it empty or nearly so. */
+  private static final Map<String, String> UNREACHED = Map.of();
+
+  @TempDir Path dir;
+  private FakeSalesforce salesforce;
+  private FakeLoki loki;
+  private final Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+  private final Set<String> exposed = new TreeSet<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    salesforce = FakeSalesforce.builder().clientId("cid").clientSecret("secret").build();
+    loki = FakeLoki.start();
+  }
+
+  @AfterEach
+  void stop() {
+    loki.close();
+    salesforce.close();
+  }
+
+  @Test
+  void everyMetricTheDaemonExposesIsDocumentedAndEveryDocumentedOneIsExposed() throws Exception {
+    plainAndRestartedEventLogFileRuns();
+    runWithFaultsAtEveryNamedPoint();
+    runFencedOnGcs();
+
+    Set<String> documented = MetricsReference.documented();
+    assertThat(minus(exposed, documented))
+        .as("exposed by a run but not in %s", MetricsReference.DOC)
+        .isEmpty();
+    assertThat(minus(documented, exposed))
+        .as("documented but exposed by no run (if one cannot be reached, say why in UNREACHED)")
+        .containsExactlyInAnyOrderElementsOf(UNREACHED.keySet());
+    assertThat(
+            MetricsReference.namesInMainCode().stream()
+                .filter(n -> !documented.contains(n) && !documented.contains(n + "_total"))
+                .toList())
+        .as("meter names in the main code, documented neither as such nor as a _total counter")
+        .isEmpty();
+  }
+
+  private static Set<String> minus(Set<String> a, Set<String> b) {
+    Set<String> out = new TreeSet<>(a);
+    out.removeAll(b);
+    return out;
+  }
+
+  /** The base configuration: client credentials on the fake org, the fake Loki, fast lanes. */
+  private String config(Path state, String more) {
+    return """
+        salesforce {
+          auth_mode = client_credentials
+          login_url = "%s"
+          client_id = cid
+          client_secret = secret
+        }
+        sink.loki {
+          url = "%s"
+          batch { flush_interval = 100ms, max_entries = 100 }
+          retry { lane_min_backoff = 10ms, lane_max_backoff = 100ms }
+        }
+        state.file.path = "%s"
+        service.shutdown_grace = %dms
+        %s
+        """
+        .formatted(
+            salesforce.baseUrl(), loki.baseUri(), state, TestTiming.seconds(5).toMillis(), more);
+  }
+
+  private static String eventLogFile(String types, String more) {
+    return """
+        sources.eventlogfile {
+          enabled = true
+          event_types = %s
+          interval = Hourly
+          poll_interval = 1s
+          lookback = 12h
+          %s
+        }
+        """
+        .formatted(types, more);
+  }
+
+  private LogFileSpec loginFile(String id, Instant logDate, Instant created, int sequence) {
+    LogFileSpec spec =
+        new LogFileSpec(id, "Login", "Hourly", logDate, created, sequence, 50, sequence, false);
+    salesforce.addLogFile(spec);
+    return spec;
+  }
+
+  private void plainAndRestartedEventLogFileRuns() throws Exception {
+    Path state = dir.resolve("elf-state.json");
+    loginFile("0ATD00000000001AAA", hour.minus(3, ChronoUnit.HOURS), hour.minusSeconds(7200), 1);
+    try (ComposedRun run = ComposedRun.start(config(state, eventLogFile("[Login]", "")))) {
+      exposed.addAll(
+          run.awaitExposed(
+              Set.of(
+                  "sf2loki_events_ingested_total",
+                  "sf2loki_ingest_lag_seconds",
+                  "sf2loki_ingest_lag_seconds_max",
+                  "sf2loki_loki_responses_total",
+                  "sf2loki_loki_push_duration_seconds_max",
+                  "sf2loki_checkpoint_commits_total",
+                  "sf2loki_eventlogfile_files_processed_total",
+                  "sf2loki_eventlogfile_rows_ingested_total",
+                  "sf2loki_eventlogfile_download_bytes_total",
+                  "sf2loki_salesforce_api_calls_total")));
+      // the whole file, committed by the drain at stop: the restart must not ship any of it again
+      await().atMost(TestTiming.seconds(30)).until(() -> loki.lines().size() >= 50);
+    }
+    // Restarted, the sink does not know the stream holds hour H-3: a late Sequence 2 file of hour
+    // H-6 is pushed as planned, Loki rejects it as too far behind, and the drop policy drops it.
+    loginFile(
+        "0ATD00000000002AAA",
+        hour.minus(6, ChronoUnit.HOURS),
+        Instant.now().minus(6, ChronoUnit.MINUTES),
+        2);
+    String dropLate = eventLogFile("[Login]", "") + "sink.loki.late_policy = drop\n";
+    try (ComposedRun run = ComposedRun.start(config(state, dropLate))) {
+      exposed.addAll(
+          run.awaitExposed(
+              Set.of(
+                  "sf2loki_loki_window_rejections_total",
+                  "sf2loki_loki_out_of_window_entries_total",
+                  "sf2loki_loki_entries_dropped_total")));
+    }
+  }
+
+  private void runWithFaultsAtEveryNamedPoint() throws Exception {
+    Path state = dir.resolve("faults-state.json");
+    Files.writeString(
+        state,
+        "{\"eventlogfile:API\": \"not a cursor\", \"eventlog_objects:SetupAuditTrail\": "
+            + stalledCursor()
+            + "}");
+    salesforce.addLogFile(
+        "API", "Hourly", hour.minus(2, ChronoUnit.HOURS), hour.minusSeconds(3600), 200);
+    ApexLogs apex = salesforce.apexLogs();
+    Instant started = Instant.now().minus(20, ChronoUnit.MINUTES);
+    apex.add(started, "dev@example.com", "Success", "small body");
+    apex.add(started.plusSeconds(1), "dev@example.com", "Success", "x".repeat(4096));
+    String failing = apex.add(started.plusSeconds(2), "dev@example.com", "Success", "once").id();
+    apex.failBody(failing, 503, 1);
+    salesforce.inject(
+        Fault.status(
+            Fault.Route.TOKEN, 400, "{\"error\":\"invalid_client\",\"error_description\":\"x\"}"));
+    salesforce.inject(Fault.serverError(Fault.Route.QUERY));
+    salesforce.inject(Fault.requestLimitExceeded(Fault.Route.QUERY));
+    salesforce.inject(Fault.serverError(Fault.Route.LOGFILE));
+    loki.addFault(io.sf2loki.testkit.loki.Fault.status(429, 1));
+    loki.addFault(io.sf2loki.testkit.loki.Fault.status(500, 1));
+    loki.addFault(io.sf2loki.testkit.loki.Fault.reset(1));
+
+    String sources =
+        eventLogFile(
+                "[{name = API, labels = [REQUEST_STATUS], sample = \"0.5\"}]",
+                """
+                max_label_values = 1
+                transforms = [{name = skip-page-1, action = drop_row, match = {URI = "/apex/Page1"}}]
+                """)
+            + """
+            sources.eventlog_objects {
+              enabled = true
+              objects = [{name = SetupAuditTrail, settle_window = 0, poll_interval = 1s, lookback = 1h}]
+            }
+            sources.apexlog { enabled = true, poll_interval = 1s, lookback = 1h, max_body_bytes = 1KiB }
+            sink.loki { max_line_bytes = 300, labels { environment = "%s" } }
+            """
+                .formatted("e".repeat(2049)); // longer than Loki takes: sent as metadata instead
+    try (ComposedRun run = ComposedRun.start(config(state, sources))) {
+      exposed.addAll(
+          run.awaitExposed(
+              Set.of(
+                  "sf2loki_loki_transport_errors_total",
+                  "sf2loki_lines_truncated_total",
+                  "sf2loki_labels_demoted_total",
+                  "sf2loki_salesforce_api_throttled_total",
+                  "sf2loki_soql_poll_errors_total",
+                  "sf2loki_eventlogfile_download_errors_total",
+                  "sf2loki_checkpoint_load_errors_total",
+                  "sf2loki_watermark_stalls_total",
+                  "sf2loki_apexlog_bodies_skipped_total",
+                  "sf2loki_apexlog_download_errors_total",
+                  "sf2loki_rows_filtered_total",
+                  "sf2loki_entries_sampled_out_total",
+                  "sf2loki_label_values_capped_total")));
+    }
+    salesforce.clearFaults();
+    loki.clearFaults();
+  }
+
+  /**
+   * A SetupAuditTrail cursor whose last id sorts first among 201 records sharing its timestamp: the
+   * next page holds 200 records it has all seen, twice in a row, so the watermark is stalled.
+   */
+  private String stalledCursor() {
+    salesforce.eventObjects().define("SetupAuditTrail", "CreatedDate", false);
+    Instant at = Instant.now().minus(10, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.SECONDS);
+    List<String> ids =
+        new ArrayList<>(salesforce.eventObjects().addTieGroup("SetupAuditTrail", at, 201));
+    ids.add(ids.remove(0));
+    String lastTs =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSxx")
+            .withZone(ZoneOffset.UTC)
+            .format(at);
+    String cursor =
+        "{\"ids\": ["
+            + ids.stream().map(id -> "\"" + id + "\"").collect(Collectors.joining(", "))
+            + "], \"last_ts\": \""
+            + lastTs
+            + "\"}";
+    return "\"" + cursor.replace("\"", "\\\"") + "\"";
+  }
+
+  private void runFencedOnGcs() throws Exception {
+    try (FakeGcsServer gcs = FakeGcsServer.start()) {
+      gcs.failNext(FakeGcsServer.Operation.UPLOAD, 503); // the claim at acquire is retried
+      salesforce.addLogFile(
+          "Logout", "Hourly", hour.minus(2, ChronoUnit.HOURS), hour.minusSeconds(3600), 50);
+      String more =
+          eventLogFile("[Logout]", "")
+              + """
+              state { store = gcs, gcs { bucket = sf2loki-test, object_name = "state.json", endpoint_url = "%s" } }
+              coordinate { type = file_lease, file_lease { path = "%s", holder_id = a } }
+              """
+                  .formatted(gcs.endpoint(), dir.resolve("leader.lease"));
+      try (ComposedRun run = ComposedRun.start(config(dir.resolve("unused.json"), more))) {
+        await()
+            .atMost(TestTiming.seconds(30))
+            .until(() -> document(gcs).containsKey("eventlogfile:Logout"));
+        // Another replica records a later epoch; the next commit loses the race and is fenced.
+        Map<String, String> rival = new TreeMap<>(document(gcs));
+        rival.put(
+            "__fence_epoch__", Long.toString(Long.parseLong(rival.get("__fence_epoch__")) + 10));
+        gcs.put("sf2loki-test", "state.json", json(rival).getBytes(StandardCharsets.UTF_8));
+        salesforce.addLogFile(
+            "Logout",
+            "Hourly",
+            hour.minus(1, ChronoUnit.HOURS),
+            Instant.now().minus(6, ChronoUnit.MINUTES), // past the settle window
+            50);
+        exposed.addAll(
+            run.awaitExposed(
+                Set.of(
+                    "sf2loki_checkpoint_write_retries_total",
+                    "sf2loki_checkpoint_commit_failures_total",
+                    "sf2loki_checkpoint_fenced_commits_total")));
+      }
+    }
+  }
+
+  private static Map<String, String> document(FakeGcsServer gcs) throws Exception {
+    var object = gcs.object("sf2loki-test", "state.json");
+    if (object.isEmpty()) {
+      return Map.of();
+    }
+    return new com.fasterxml.jackson.databind.ObjectMapper()
+        .readValue(
+            object.get().data(),
+            new com.fasterxml.jackson.core.type.TypeReference<TreeMap<String, String>>() {});
+  }
+
+  private static String json(Map<String, String> doc) throws Exception {
+    return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(doc);
+  }
+}
