@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.pipeline.Pipeline;
+import io.sf2loki.pipeline.PipelineEnvironment;
 import io.sf2loki.pipeline.PipelineMetrics;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
@@ -160,14 +161,16 @@ public final class Engine implements AutoCloseable {
   }
 
   private Pipeline pipeline(Term term) {
-    return Pipeline.builder(cfg.sources.create(), cfg.sink, cfg.store, term)
+    return Pipeline.builder(
+            cfg.sources.create(),
+            cfg.sink,
+            cfg.store,
+            term,
+            new PipelineEnvironment(cfg.clock, cfg.ticker, cfg.random))
         .lanes(cfg.lanes)
-        .retry(cfg.lanes, cfg.random)
         .shutdownGrace(cfg.shutdownGrace)
         .staticLabels(cfg.staticLabels)
         .metrics(pipelineMetrics)
-        .clock(cfg.clock)
-        .ticker(cfg.ticker)
         .build();
   }
 

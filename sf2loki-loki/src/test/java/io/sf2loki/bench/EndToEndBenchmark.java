@@ -7,16 +7,20 @@ import io.sf2loki.loki.LokiSink;
 import io.sf2loki.pipeline.FakeCheckpointStore;
 import io.sf2loki.pipeline.FakeTerm;
 import io.sf2loki.pipeline.Pipeline;
+import io.sf2loki.pipeline.PipelineEnvironment;
 import io.sf2loki.pipeline.PipelineOutcome;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.spi.Ticker;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 
 /**
  * End-to-end throughput: in-memory sources of 1 KiB lines ({@link BenchEntries}) through the real
@@ -139,7 +143,12 @@ public final class EndToEndBenchmark {
   private static PipelineOutcome run(LokiSink sink, LaneConfig batch, List<Source> sources)
       throws InterruptedException {
     Pipeline p =
-        Pipeline.builder(sources, sink, new FakeCheckpointStore(), new FakeTerm(1))
+        Pipeline.builder(
+                sources,
+                sink,
+                new FakeCheckpointStore(),
+                new FakeTerm(1),
+                new PipelineEnvironment(Clock.systemUTC(), Ticker.SYSTEM, new Random()))
             .lanes(batch)
             .build();
     return p.run(new StopTrigger());

@@ -51,7 +51,12 @@ class PipelineThroughputBenchmark {
                       Optional.of(new CheckpointToken("bench", Integer.toString(i)))),
               false);
       Pipeline p =
-          Pipeline.builder(List.of(source), sink, new FakeCheckpointStore(), new FakeTerm(1))
+          Pipeline.builder(
+                  List.of(source),
+                  sink,
+                  new FakeCheckpointStore(),
+                  new FakeTerm(1),
+                  Runs.environment())
               .lanes(
                   LaneConfig.defaults()
                       .withBatch(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456))
