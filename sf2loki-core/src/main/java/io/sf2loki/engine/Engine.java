@@ -1,20 +1,16 @@
 package io.sf2loki.engine;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.pipeline.Pipeline;
-import io.sf2loki.pipeline.PipelineEnvironment;
 import io.sf2loki.pipeline.PipelineMetrics;
+import io.sf2loki.pipeline.PipelineSettings;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.Ticker;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +33,12 @@ public final class Engine implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
-  private final Builder cfg;
+  private final EngineSettings settings;
+  private final Supplier<Coordinator> coordinators;
+  private final CheckpointStore store;
+  private final Sink sink;
+  private final TermSources sources;
+  private final EngineEnvironment environment;
   private final EngineMetrics metrics;
   private final PipelineMetrics pipelineMetrics;
   private final AtomicReference<EngineStatus> status =
@@ -47,20 +48,30 @@ public final class Engine implements AutoCloseable {
   private final AtomicBoolean started = new AtomicBoolean();
 
   private Engine(Builder builder) {
-    this.cfg = builder;
-    this.metrics = new EngineMetrics(builder.registry, BuildInfo.version());
-    this.pipelineMetrics = new PipelineMetrics(builder.registry);
+    this.settings = builder.settings;
+    this.coordinators = builder.coordinators;
+    this.store = builder.store;
+    this.sink = builder.sink;
+    this.sources = builder.sources;
+    this.environment = builder.environment;
+    this.metrics = new EngineMetrics(environment.metrics(), BuildInfo.version());
+    this.pipelineMetrics = new PipelineMetrics(environment.metrics());
   }
 
   /**
-   * A builder over the four collaborators every engine needs.
+   * A builder over the collaborators every engine needs and the environment its composition root
+   * gives it.
    *
    * @param coordinators creates the coordinator of each campaign: a run that resigned after a
    *     fenced commit campaigns again with a fresh one (a coordinator runs once)
    */
   public static Builder builder(
-      Supplier<Coordinator> coordinators, CheckpointStore store, Sink sink, TermSources sources) {
-    return new Builder(coordinators, store, sink, sources);
+      Supplier<Coordinator> coordinators,
+      CheckpointStore store,
+      Sink sink,
+      TermSources sources,
+      EngineEnvironment environment) {
+    return new Builder(coordinators, store, sink, sources, environment);
   }
 
   /** What the engine is doing now (for readiness probes). */
@@ -84,9 +95,9 @@ public final class Engine implements AutoCloseable {
     }
     TermRunner listener =
         new TermRunner(
-            cfg.store,
+            store,
             this::pipeline,
-            cfg.shutdownGrace.plus(Duration.ofSeconds(5)),
+            settings.pipeline().shutdownGrace().plus(Duration.ofSeconds(5)),
             metrics,
             new TermRunner.Control() {
               @Override
@@ -122,12 +133,13 @@ public final class Engine implements AutoCloseable {
           break;
         }
         status.set(new EngineStatus.Standby());
-        try (Coordinator coordinator = cfg.coordinators.get()) {
+        try (Coordinator coordinator = coordinators.get()) {
           coordinator.run(listener, round);
         }
         if (outcome.get() == null && !stop.isStopRequested()) {
-          LOG.info("resigned after losing leadership; campaigning again in {}", cfg.resignBackoff);
-          stop.awaitStop(cfg.resignBackoff);
+          Duration pause = settings.resignBackoff();
+          LOG.info("resigned after losing leadership; campaigning again in {}", pause);
+          stop.awaitStop(pause);
         }
       }
     } finally {
@@ -161,15 +173,8 @@ public final class Engine implements AutoCloseable {
   }
 
   private Pipeline pipeline(Term term) {
-    return Pipeline.builder(
-            cfg.sources.create(),
-            cfg.sink,
-            cfg.store,
-            term,
-            new PipelineEnvironment(cfg.clock, cfg.ticker, cfg.random))
-        .lanes(cfg.lanes)
-        .shutdownGrace(cfg.shutdownGrace)
-        .staticLabels(cfg.staticLabels)
+    return Pipeline.builder(sources.create(), sink, store, term, environment.pipeline())
+        .settings(settings.pipeline())
         .metrics(pipelineMetrics)
         .build();
   }
@@ -177,8 +182,8 @@ public final class Engine implements AutoCloseable {
   /** Closes the sink and, last, the store (which releases its lock). */
   @Override
   public void close() {
-    closeQuietly("sink", cfg.sink);
-    closeQuietly("checkpoint store", cfg.store);
+    closeQuietly("sink", sink);
+    closeQuietly("checkpoint store", store);
   }
 
   private static void closeQuietly(String what, Object resource) {
@@ -191,78 +196,59 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  /** Assembles an {@link Engine}; every setting has a production default. */
+  /**
+   * Makes an {@link Engine}: {@link #settings} (or the shortcuts that derive them) over {@link
+   * EngineSettings#defaults()}. Not kept by the engine it builds.
+   */
   public static final class Builder {
     private final Supplier<Coordinator> coordinators;
     private final CheckpointStore store;
     private final Sink sink;
     private final TermSources sources;
-    private LaneConfig lanes = LaneConfig.defaults();
-    private java.util.random.RandomGenerator random = java.util.random.RandomGenerator.getDefault();
-    private Duration shutdownGrace = Duration.ofSeconds(25);
-    private Duration resignBackoff = Duration.ofSeconds(1);
-    private Map<String, String> staticLabels = Map.of();
-    private MeterRegistry registry = new SimpleMeterRegistry();
-    private Clock clock = Clock.systemUTC();
-    private Ticker ticker = Ticker.SYSTEM;
+    private final EngineEnvironment environment;
+    private EngineSettings settings = EngineSettings.defaults();
 
     private Builder(
-        Supplier<Coordinator> coordinators, CheckpointStore store, Sink sink, TermSources sources) {
+        Supplier<Coordinator> coordinators,
+        CheckpointStore store,
+        Sink sink,
+        TermSources sources,
+        EngineEnvironment environment) {
       this.coordinators = Objects.requireNonNull(coordinators, "coordinators");
       this.store = Objects.requireNonNull(store, "store");
       this.sink = Objects.requireNonNull(sink, "sink");
       this.sources = Objects.requireNonNull(sources, "sources");
+      this.environment = Objects.requireNonNull(environment, "environment");
     }
 
-    /** Batch, queue and retry bounds of the lanes ({@code sink.loki.batch}, {@code retry}). */
+    /** All settings at once. */
+    public Builder settings(EngineSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /** The lanes' batch, queue and retry bounds ({@link PipelineSettings#withLanes}). */
     public Builder lanes(LaneConfig lanes) {
-      this.lanes = Objects.requireNonNull(lanes, "lanes");
-      return this;
+      return pipeline(settings.pipeline().withLanes(lanes));
     }
 
-    /** Jitter of the lanes' retry backoff. */
-    public Builder random(java.util.random.RandomGenerator random) {
-      this.random = Objects.requireNonNull(random, "random");
-      return this;
-    }
-
-    /** Drain budget of a stop or a lost term. */
+    /** Drain budget of a stop or a lost term ({@link PipelineSettings#withShutdownGrace}). */
     public Builder shutdownGrace(Duration grace) {
-      this.shutdownGrace = Objects.requireNonNull(grace, "grace");
-      return this;
+      return pipeline(settings.pipeline().withShutdownGrace(grace));
     }
 
-    /**
-     * Pause between a resigned term and the next campaign (default 1s), so a failing store is not
-     * hammered.
-     */
-    public Builder resignBackoff(Duration pause) {
-      this.resignBackoff = Objects.requireNonNull(pause, "pause");
-      return this;
-    }
-
-    /** Labels on every entry: job, service_name, environment, operator labels. */
+    /** Labels on every entry ({@link PipelineSettings#withStaticLabels}). */
     public Builder staticLabels(Map<String, String> labels) {
-      this.staticLabels = Map.copyOf(labels);
-      return this;
+      return pipeline(settings.pipeline().withStaticLabels(labels));
     }
 
-    /** Where engine, pipeline and sink metrics go. */
-    public Builder metrics(MeterRegistry registry) {
-      this.registry = Objects.requireNonNull(registry, "registry");
-      return this;
+    /** Pause between a resigned term and the next campaign ({@link EngineSettings}). */
+    public Builder resignBackoff(Duration pause) {
+      return settings(settings.withResignBackoff(pause));
     }
 
-    /** Wall clock. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** Monotonic clock. */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
+    private Builder pipeline(PipelineSettings pipeline) {
+      return settings(settings.withPipeline(pipeline));
     }
 
     /** Builds the engine. */

@@ -7,11 +7,13 @@ import io.sf2loki.daemon.http.HealthServer;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
+import io.sf2loki.engine.EngineEnvironment;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -54,7 +56,9 @@ final class DaemonService implements DaemonRunner {
             },
             "sf2loki-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    try (Engine engine = ConfiguredEngine.create(config, registry, clock, Ticker.SYSTEM);
+    EngineEnvironment environment =
+        new EngineEnvironment(clock, Ticker.SYSTEM, new Random(), registry);
+    try (Engine engine = ConfiguredEngine.create(config, environment);
         HealthServer health =
             HealthServer.start(
                 config.service().httpHost(),

@@ -12,9 +12,9 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.engine.Environments;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
-import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -22,7 +22,6 @@ import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -85,7 +84,7 @@ class EventLogFileEndToEndTest {
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    return ConfiguredEngine.create(config, registry, Clock.systemUTC(), Ticker.SYSTEM);
+    return ConfiguredEngine.create(config, Environments.engine(registry));
   }
 
   private List<LogFileSpec> addFiles(String type, int count, long rows, Instant hour) {

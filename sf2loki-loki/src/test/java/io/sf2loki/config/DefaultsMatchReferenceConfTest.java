@@ -2,6 +2,8 @@ package io.sf2loki.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.engine.ConfiguredEngine;
+import io.sf2loki.engine.EngineSettings;
 import io.sf2loki.loki.LokiSinkConfig;
 import io.sf2loki.loki.TimeWindowConfig;
 import io.sf2loki.pipeline.PipelineSettings;
@@ -43,6 +45,16 @@ class DefaultsMatchReferenceConfTest {
     assertThat(defaults.laneOverrides()).isEmpty();
     assertThat(defaults.shutdownGrace())
         .isEqualTo(ServiceConfig.bind(section("service")).shutdownGrace());
+  }
+
+  /** What the composition root binds from a configuration that sets none of their keys. */
+  @Test
+  void engineDefaultsAreWhatAConfigurationWithoutTheirKeysBinds() {
+    Sf2LokiConfig config =
+        Sf2LokiConfig.bind(
+            ConfigTestSupport.loader().loadString(ConfigTestSupport.VALID),
+            FakeProviders.standard());
+    assertThat(ConfiguredEngine.settings(config, Map.of())).isEqualTo(EngineSettings.defaults());
   }
 
   @Test
