@@ -79,7 +79,9 @@ class EpochClaimAtAcquireTest {
         FileCheckpointStore rival = fileStore()) {
       rival.claimEpoch(new FakeTerm("node-b", 5));
       LokiSink sink =
-          LokiSink.builder(LokiSinkConfig.forUrl(loki.baseUri().toString()), registry).build();
+          LokiSink.builder(
+                  LokiSinkConfig.forUrl(loki.baseUri().toString()), registry, Clock.systemUTC())
+              .build();
       CountingSource source = new CountingSource(Long.MAX_VALUE, Duration.ofMillis(10));
       StopTrigger stop = new StopTrigger();
       try (Engine engine =

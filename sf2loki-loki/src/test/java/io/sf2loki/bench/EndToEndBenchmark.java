@@ -77,7 +77,8 @@ public final class EndToEndBenchmark {
       if (encoding.startsWith("json")) {
         config.json(encoding.endsWith("gzip"));
       }
-      try (LokiSink sink = LokiSink.builder(config.build(), new SimpleMeterRegistry()).build()) {
+      try (LokiSink sink =
+          LokiSink.builder(config.build(), new SimpleMeterRegistry(), Clock.systemUTC()).build()) {
         if (warmup > 0) {
           // Entry i is stamped T0 + i µs (T0 = a minute ago): the warm-up entries sit 100 s before
           // T0, so each stream's timestamps rise from the warm-up into the run as a real source's

@@ -12,6 +12,7 @@ import io.sf2loki.spi.Source.Lane;
 import io.sf2loki.testkit.loki.EntryRejection;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -97,7 +98,7 @@ class PipelineLokiTest {
 
     PipelineOutcome outcome;
     try (LokiSink sink =
-        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry)
+        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry, Clock.systemUTC())
             .sleeper(new RecordingSleeper())
             .build()) {
       outcome =
