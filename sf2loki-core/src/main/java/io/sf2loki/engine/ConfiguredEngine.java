@@ -33,11 +33,15 @@ public final class ConfiguredEngine {
   private ConfiguredEngine() {}
 
   /**
-   * Wires an engine; time, jitter and the meter registry are the launcher's.
+   * Wires an engine; time, jitter, the meter registry and the process environment are the
+   * launcher's.
    *
+   * @param variables the process environment ({@code System.getenv()}), which the coordinators read
+   *     for default holder identities and the in-cluster check
    * @throws UncheckedIOException when the sink's TLS material cannot be loaded
    */
-  public static Engine create(Sf2LokiConfig config, EngineEnvironment environment) {
+  public static Engine create(
+      Sf2LokiConfig config, EngineEnvironment environment, Map<String, String> variables) {
     Clock clock = environment.clock();
     Ticker ticker = environment.ticker();
     MeterRegistry registry = environment.metrics();
@@ -46,7 +50,7 @@ public final class ConfiguredEngine {
     Optional<EpochFloor> floor =
         store instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
     CoordinatorEnvironment coordination =
-        new CoordinatorEnvironment(clock, ticker, floor, registry);
+        new CoordinatorEnvironment(clock, ticker, floor, registry, variables);
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
     Sink sink;
     try {

@@ -13,6 +13,7 @@ import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,15 @@ import org.slf4j.LoggerFactory;
 final class DaemonService implements DaemonRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(DaemonService.class);
+
+  private final Map<String, String> variables;
+
+  /**
+   * @param variables the process environment, handed to the components that read it
+   */
+  DaemonService(Map<String, String> variables) {
+    this.variables = Map.copyOf(variables);
+  }
 
   @Override
   public int run(Sf2LokiConfig config) throws IOException, InterruptedException {
@@ -58,7 +68,7 @@ final class DaemonService implements DaemonRunner {
     Runtime.getRuntime().addShutdownHook(hook);
     EngineEnvironment environment =
         new EngineEnvironment(clock, Ticker.SYSTEM, new Random(), registry);
-    try (Engine engine = ConfiguredEngine.create(config, environment);
+    try (Engine engine = ConfiguredEngine.create(config, environment, variables);
         HealthServer health =
             HealthServer.start(
                 config.service().httpHost(),

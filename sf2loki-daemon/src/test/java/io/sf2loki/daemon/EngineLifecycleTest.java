@@ -75,7 +75,7 @@ class EngineLifecycleTest {
             .create(new StoreEnvironment(!config.isCoordinated(), Clock.systemUTC(), registry));
     CoordinatorEnvironment coordination =
         new CoordinatorEnvironment(
-            Clock.systemUTC(), Ticker.SYSTEM, Optional.of((EpochFloor) store), registry);
+            Clock.systemUTC(), Ticker.SYSTEM, Optional.of((EpochFloor) store), registry, Map.of());
     Sink sink =
         config.sink().create(new SinkEnvironment(Clock.systemUTC(), registry, new Random(1)));
     return Engine.builder(

@@ -84,7 +84,7 @@ class EventLogFileEndToEndTest {
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    return ConfiguredEngine.create(config, Environments.engine(registry));
+    return ConfiguredEngine.create(config, Environments.engine(registry), Map.of());
   }
 
   private List<LogFileSpec> addFiles(String type, int count, long rows, Instant hour) {

@@ -80,7 +80,7 @@ class LateDataEndToEndTest {
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    return ConfiguredEngine.create(config, Environments.engine(clock, registry));
+    return ConfiguredEngine.create(config, Environments.engine(clock, registry), Map.of());
   }
 
   private Engine elfEngine() {

@@ -7,6 +7,7 @@ import io.sf2loki.tck.SimulatedTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 /** Builds file-lease coordinators over one lease file on a shared simulated timeline. */
@@ -31,7 +32,8 @@ final class FileLeaseFixture {
   FileLeaseCoordinator coordinator(
       FileLeaseStorage storage, String holder, Optional<EpochFloor> floor) {
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, new SimpleMeterRegistry());
+        new CoordinatorEnvironment(
+            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
     return new FileLeaseCoordinator(storage, holder, config, env, time::sleep);
   }
 

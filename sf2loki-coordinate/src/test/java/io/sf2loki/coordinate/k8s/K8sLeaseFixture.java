@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** A fabric8 CRUD mock API server and k8s-lease coordinators on a shared simulated timeline. */
@@ -53,7 +54,8 @@ final class K8sLeaseFixture implements AutoCloseable {
 
   K8sLeaseCoordinator coordinator(String identity, Optional<EpochFloor> floor) throws Exception {
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, new SimpleMeterRegistry());
+        new CoordinatorEnvironment(
+            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
     return new K8sLeaseCoordinator(api(), identity, config, env, time::sleep);
   }
 

@@ -12,6 +12,7 @@ import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import io.sf2loki.tck.SimulatedTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,8 @@ class K8sLeaseStalledClaimTest {
             time.clock(),
             time.ticker(),
             Optional.of(new FakeCheckpointStore()),
-            new SimpleMeterRegistry());
+            new SimpleMeterRegistry(),
+            Map.of());
     RecordingLeadershipListener listener = new RecordingLeadershipListener();
     time.join();
     Contender a =

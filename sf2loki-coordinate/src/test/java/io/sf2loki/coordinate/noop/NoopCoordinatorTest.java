@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.tck.RecordingLeadershipListener;
 import io.sf2loki.tck.RecordingLeadershipListener.Kind;
+import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +39,8 @@ class NoopCoordinatorTest {
 
   @Test
   void hasNoInspector() {
-    assertThat(new NoopCoordinatorProvider().configure(null).inspector()).isEmpty();
+    assertThat(new NoopCoordinatorProvider().configure(null).inspector(Clock.systemUTC(), Map.of()))
+        .isEmpty();
   }
 
   private static void runQuietly(
