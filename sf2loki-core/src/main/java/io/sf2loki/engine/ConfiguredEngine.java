@@ -61,7 +61,8 @@ public final class ConfiguredEngine {
     }
     Map<String, String> labels = deploymentLabels(config);
     SourceEnvironment sourceEnvironment =
-        new SourceEnvironment(clock, ticker, registry, labels, config.categoryOwnership());
+        new SourceEnvironment(
+            clock, ticker, environment.random(), registry, labels, config.categoryOwnership());
     List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
     TermSources sources =
         () -> {

@@ -5,12 +5,15 @@ import io.sf2loki.shape.CategoryOwnership;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.random.RandomGenerator;
 
 /**
  * What a launcher gives the sources it creates.
  *
  * @param clock wall clock
  * @param ticker monotonic clock for durations
+ * @param random jitter (poll schedules, token-refresh backoff); shared by the sources' threads, so
+ *     thread-safe
  * @param metrics where sources report API calls, throttles and errors
  * @param deploymentLabels the static labels every entry carries ({@code job}, {@code service_name},
  *     {@code environment}, ...)
@@ -20,6 +23,7 @@ import java.util.Objects;
 public record SourceEnvironment(
     Clock clock,
     Ticker ticker,
+    RandomGenerator random,
     MeterRegistry metrics,
     Map<String, String> deploymentLabels,
     CategoryOwnership categoryOwnership) {
@@ -27,6 +31,7 @@ public record SourceEnvironment(
   public SourceEnvironment {
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ticker, "ticker");
+    Objects.requireNonNull(random, "random");
     Objects.requireNonNull(metrics, "metrics");
     deploymentLabels = Map.copyOf(deploymentLabels);
     Objects.requireNonNull(categoryOwnership, "categoryOwnership");
@@ -34,7 +39,11 @@ public record SourceEnvironment(
 
   /** An environment whose sources may ingest every category they discover. */
   public SourceEnvironment(
-      Clock clock, Ticker ticker, MeterRegistry metrics, Map<String, String> deploymentLabels) {
-    this(clock, ticker, metrics, deploymentLabels, CategoryOwnership.unrestricted());
+      Clock clock,
+      Ticker ticker,
+      RandomGenerator random,
+      MeterRegistry metrics,
+      Map<String, String> deploymentLabels) {
+    this(clock, ticker, random, metrics, deploymentLabels, CategoryOwnership.unrestricted());
   }
 }

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Predicate;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.junit.jupiter.api.AfterEach;
@@ -74,7 +75,11 @@ class ApexLogIT {
     root.throwIfInvalid();
     SourceEnvironment env =
         new SourceEnvironment(
-            clock, () -> clock.instant().toEpochMilli() * 1_000_000L, metrics, Map.of());
+            clock,
+            () -> clock.instant().toEpochMilli() * 1_000_000L,
+            new Random(1),
+            metrics,
+            Map.of());
     RecordingSourceContext ctx = new RecordingSourceContext(clock, checkpoints, stop);
     try (ApexLogSource source =
         ApexLogSourceProvider.create(config, rest, clock::instant, env, () -> 0, () -> {})) {

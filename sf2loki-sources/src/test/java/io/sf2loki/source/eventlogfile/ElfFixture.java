@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /** The fake org plus the real client stack, and sources built on it. */
@@ -105,7 +106,8 @@ final class ElfFixture implements AutoCloseable {
             metrics);
     SalesforceRestClient rest = new SalesforceRestClient(http, tokens, "60.0", serverClock);
     SourceEnvironment env =
-        new SourceEnvironment(clock, Ticker.SYSTEM, metrics, Map.of("job", "sf2loki"), ownership);
+        new SourceEnvironment(
+            clock, Ticker.SYSTEM, new Random(1), metrics, Map.of("job", "sf2loki"), ownership);
     return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {});
   }
 

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -74,6 +75,7 @@ final class ObjectsHarness implements AutoCloseable {
         new SourceEnvironment(
             clock,
             () -> clock.instant().toEpochMilli() * 1_000_000L,
+            new Random(1),
             metrics,
             Map.of("job", "sf2loki"));
     RecordingSourceContext ctx = new RecordingSourceContext(clock, checkpoints, stopWhen);
