@@ -62,7 +62,13 @@ public final class ConfiguredEngine {
     Map<String, String> labels = deploymentLabels(config);
     SourceEnvironment sourceEnvironment =
         new SourceEnvironment(
-            clock, ticker, environment.random(), registry, labels, config.categoryOwnership());
+            clock,
+            ticker,
+            environment.random(),
+            environment.threads(),
+            registry,
+            labels,
+            config.categoryOwnership());
     List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
     TermSources sources =
         () -> {

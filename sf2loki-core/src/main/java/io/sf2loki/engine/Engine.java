@@ -99,6 +99,7 @@ public final class Engine implements AutoCloseable {
             this::pipeline,
             settings.pipeline().shutdownGrace().plus(Duration.ofSeconds(5)),
             metrics,
+            environment.threads(),
             new TermRunner.Control() {
               @Override
               public void resign() {
@@ -152,22 +153,23 @@ public final class Engine implements AutoCloseable {
 
   private Thread relayStop(StopSignal stop) {
     Thread relay =
-        new Thread(
-            () -> {
-              try {
-                while (!stop.awaitStop(Duration.ofMinutes(10))) {
-                  // keep waiting
-                }
-                StopTrigger current = campaign.get();
-                if (current != null) {
-                  current.requestStop();
-                }
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // the engine ended first
-              }
-            },
-            "sf2loki-engine-stop");
-    relay.setDaemon(true);
+        environment
+            .threads()
+            .newThread(
+                () -> {
+                  try {
+                    while (!stop.awaitStop(Duration.ofMinutes(10))) {
+                      // keep waiting
+                    }
+                    StopTrigger current = campaign.get();
+                    if (current != null) {
+                      current.requestStop();
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // the engine ended first
+                  }
+                });
+    relay.setName("sf2loki-engine-stop");
     relay.start();
     return relay;
   }

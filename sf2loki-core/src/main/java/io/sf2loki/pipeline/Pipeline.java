@@ -43,7 +43,7 @@ public final class Pipeline {
 
   /**
    * A builder for a run of {@code sources} into {@code sink}, committing to {@code store} fenced by
-   * {@code fence}, with the clock, ticker and jitter of {@code environment}.
+   * {@code fence}, with the clock, ticker, jitter and threads of {@code environment}.
    */
   public static Builder builder(
       List<? extends Source> sources,
@@ -74,13 +74,6 @@ public final class Pipeline {
     PipelineOutcome outcome = new PipelineRun(parts, loaded).run(stop);
     LOG.info("pipeline run ended: {}", outcome);
     return outcome;
-  }
-
-  static Thread start(String name, Runnable body) {
-    Thread t = new Thread(body, name);
-    t.setDaemon(true);
-    t.start();
-    return t;
   }
 
   /**

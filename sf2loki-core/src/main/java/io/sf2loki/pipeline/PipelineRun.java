@@ -196,7 +196,10 @@ final class PipelineRun {
     return parts.environment().ticker().nanoTime();
   }
 
-  private static Thread start(String name, Runnable body) {
-    return Pipeline.start(name, body);
+  private Thread start(String name, Runnable body) {
+    Thread t = parts.environment().threads().newThread(body);
+    t.setName(name);
+    t.start();
+    return t;
   }
 }

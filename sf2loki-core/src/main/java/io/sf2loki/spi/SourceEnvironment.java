@@ -5,6 +5,7 @@ import io.sf2loki.shape.CategoryOwnership;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 import java.util.random.RandomGenerator;
 
 /**
@@ -14,6 +15,8 @@ import java.util.random.RandomGenerator;
  * @param ticker monotonic clock for durations
  * @param random jitter (poll schedules, token-refresh backoff); shared by the sources' threads, so
  *     thread-safe
+ * @param threads makes the threads a source starts of its own (the EventLogFile download workers);
+ *     daemon threads whose uncaught exceptions are logged, as {@link NamedThreadFactory} makes them
  * @param metrics where sources report API calls, throttles and errors
  * @param deploymentLabels the static labels every entry carries ({@code job}, {@code service_name},
  *     {@code environment}, ...)
@@ -24,6 +27,7 @@ public record SourceEnvironment(
     Clock clock,
     Ticker ticker,
     RandomGenerator random,
+    ThreadFactory threads,
     MeterRegistry metrics,
     Map<String, String> deploymentLabels,
     CategoryOwnership categoryOwnership) {
@@ -32,6 +36,7 @@ public record SourceEnvironment(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ticker, "ticker");
     Objects.requireNonNull(random, "random");
+    Objects.requireNonNull(threads, "threads");
     Objects.requireNonNull(metrics, "metrics");
     deploymentLabels = Map.copyOf(deploymentLabels);
     Objects.requireNonNull(categoryOwnership, "categoryOwnership");
@@ -42,8 +47,16 @@ public record SourceEnvironment(
       Clock clock,
       Ticker ticker,
       RandomGenerator random,
+      ThreadFactory threads,
       MeterRegistry metrics,
       Map<String, String> deploymentLabels) {
-    this(clock, ticker, random, metrics, deploymentLabels, CategoryOwnership.unrestricted());
+    this(
+        clock,
+        ticker,
+        random,
+        threads,
+        metrics,
+        deploymentLabels,
+        CategoryOwnership.unrestricted());
   }
 }

@@ -1,6 +1,7 @@
 package io.sf2loki.engine;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Ticker;
 import java.time.Clock;
 import java.util.Random;
@@ -10,13 +11,14 @@ public final class Environments {
 
   private Environments() {}
 
-  /** The system clock and ticker, seeded jitter, {@code metrics}. */
+  /** The system clock and ticker, seeded jitter, daemon threads, {@code metrics}. */
   public static EngineEnvironment engine(MeterRegistry metrics) {
     return engine(Clock.systemUTC(), metrics);
   }
 
-  /** {@code clock}, the system ticker, seeded jitter, {@code metrics}. */
+  /** {@code clock}, the system ticker, seeded jitter, daemon threads, {@code metrics}. */
   public static EngineEnvironment engine(Clock clock, MeterRegistry metrics) {
-    return new EngineEnvironment(clock, Ticker.SYSTEM, new Random(1), metrics);
+    return new EngineEnvironment(
+        clock, Ticker.SYSTEM, new Random(1), new NamedThreadFactory("test"), metrics);
   }
 }

@@ -5,6 +5,7 @@ import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopTrigger;
@@ -39,9 +40,10 @@ final class Runs {
         .joinTimeout(Duration.ofSeconds(5));
   }
 
-  /** The system clock and ticker, seeded jitter. */
+  /** The system clock and ticker, seeded jitter, daemon threads. */
   static PipelineEnvironment environment() {
-    return new PipelineEnvironment(Clock.systemUTC(), Ticker.SYSTEM, new Random(1));
+    return new PipelineEnvironment(
+        Clock.systemUTC(), Ticker.SYSTEM, new Random(1), new NamedThreadFactory("test"));
   }
 
   /** A real entry of {@code source} whose checkpoint is {@code key} = {@code seq}. */

@@ -9,6 +9,7 @@ import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineEnvironment;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import java.io.IOException;
@@ -67,7 +68,8 @@ final class DaemonService implements DaemonRunner {
             "sf2loki-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     EngineEnvironment environment =
-        new EngineEnvironment(clock, Ticker.SYSTEM, new Random(), registry);
+        new EngineEnvironment(
+            clock, Ticker.SYSTEM, new Random(), new NamedThreadFactory("sf2loki"), registry);
     try (Engine engine = ConfiguredEngine.create(config, environment, variables);
         HealthServer health =
             HealthServer.start(

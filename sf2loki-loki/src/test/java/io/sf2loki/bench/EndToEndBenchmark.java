@@ -9,6 +9,7 @@ import io.sf2loki.pipeline.FakeTerm;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineEnvironment;
 import io.sf2loki.pipeline.PipelineOutcome;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
@@ -149,7 +150,11 @@ public final class EndToEndBenchmark {
                 sink,
                 new FakeCheckpointStore(),
                 new FakeTerm(1),
-                new PipelineEnvironment(Clock.systemUTC(), Ticker.SYSTEM, new Random()))
+                new PipelineEnvironment(
+                    Clock.systemUTC(),
+                    Ticker.SYSTEM,
+                    new Random(),
+                    new NamedThreadFactory("bench")))
             .lanes(batch)
             .build();
     return p.run(new StopTrigger());

@@ -12,6 +12,7 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.tck.SimulatedTime;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -27,7 +28,8 @@ final class K8sLeaseFixture implements AutoCloseable {
   static final Duration DURATION = Duration.ofSeconds(30);
   static final Duration RENEW = Duration.ofSeconds(10);
 
-  final SimulatedTime time = new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"));
+  final SimulatedTime time =
+      new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sim"));
   final K8sLeaseConfig config =
       new K8sLeaseConfig(
           "default", "sf2loki-leader", Optional.empty(), DURATION, RENEW, Optional.empty());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.tck.Contender;
 import io.sf2loki.tck.FakeCheckpointStore;
 import io.sf2loki.tck.RecordingLeadershipListener;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /** A claim whose write stalls past lease_duration, on the in-memory Lease API. */
 class K8sLeaseStalledClaimTest {
 
-  private final SimulatedTime time = new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"));
+  private final SimulatedTime time =
+      new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sim"));
   private final K8sLeaseConfig config =
       new K8sLeaseConfig(
           "default",

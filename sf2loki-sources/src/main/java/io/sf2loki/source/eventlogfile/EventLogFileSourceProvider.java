@@ -115,6 +115,14 @@ public final class EventLogFileSourceProvider implements SourceProvider {
             metrics,
             escalation);
     return new EventLogFileSource(
-        config, rest, cycle, metrics, env.ticker(), escalation, env.categoryOwnership(), resources);
+        config,
+        rest,
+        cycle,
+        metrics,
+        env.ticker(),
+        env.threads(),
+        escalation,
+        env.categoryOwnership(),
+        resources);
   }
 }

@@ -15,6 +15,7 @@ import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.RecordingSourceContext;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.testkit.salesforce.ApexLogs;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -78,6 +79,7 @@ class ApexLogIT {
             clock,
             () -> clock.instant().toEpochMilli() * 1_000_000L,
             new Random(1),
+            new NamedThreadFactory("test"),
             metrics,
             Map.of());
     RecordingSourceContext ctx = new RecordingSourceContext(clock, checkpoints, stop);

@@ -12,6 +12,7 @@ import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.shape.CategoryOwnership;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -107,7 +108,13 @@ final class ElfFixture implements AutoCloseable {
     SalesforceRestClient rest = new SalesforceRestClient(http, tokens, "60.0", serverClock);
     SourceEnvironment env =
         new SourceEnvironment(
-            clock, Ticker.SYSTEM, new Random(1), metrics, Map.of("job", "sf2loki"), ownership);
+            clock,
+            Ticker.SYSTEM,
+            new Random(1),
+            new NamedThreadFactory("test"),
+            metrics,
+            Map.of("job", "sf2loki"),
+            ownership);
     return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {});
   }
 

@@ -12,6 +12,7 @@ import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.RecordingSourceContext;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.time.Clock;
@@ -76,6 +77,7 @@ final class ObjectsHarness implements AutoCloseable {
             clock,
             () -> clock.instant().toEpochMilli() * 1_000_000L,
             new Random(1),
+            new NamedThreadFactory("test"),
             metrics,
             Map.of("job", "sf2loki"));
     RecordingSourceContext ctx = new RecordingSourceContext(clock, checkpoints, stopWhen);
