@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * finish (a finite run, exit 0) or a real failure happens (exit 1). Losing leadership — a lost
  * lease or a fenced commit — only returns the engine to standby and it campaigns again (invariant
  * 3). No static state: several engines may run in one JVM.
+ *
+ * <p>An engine is its {@link EngineSettings} (an immutable value), its collaborators and the {@link
+ * EngineEnvironment} its composition root gives it; {@link #builder} is the way to make one.
  */
 public final class Engine implements AutoCloseable {
 
@@ -72,6 +75,11 @@ public final class Engine implements AutoCloseable {
       TermSources sources,
       EngineEnvironment environment) {
     return new Builder(coordinators, store, sink, sources, environment);
+  }
+
+  /** The settings this engine runs with. */
+  public EngineSettings settings() {
+    return settings;
   }
 
   /** What the engine is doing now (for readiness probes). */

@@ -54,6 +54,11 @@ public final class Pipeline {
     return new Builder(sources, sink, store, fence, environment);
   }
 
+  /** The settings this pipeline runs with. */
+  public PipelineSettings settings() {
+    return parts.settings();
+  }
+
   /**
    * Runs until every source has ended and its lane drained, or {@code stop} is requested (drain
    * within the grace period), or leadership is lost, or a failure ends the run.
