@@ -46,11 +46,6 @@ public final class ConfigLoader {
     this.environment = Map.copyOf(environment);
   }
 
-  /** A loader over this class's class loader and the real process environment. */
-  public static ConfigLoader fromSystem() {
-    return new ConfigLoader(ConfigLoader.class.getClassLoader(), System.getenv());
-  }
-
   /** The schema of every key the modules on the class path define. */
   public ConfigSchema schema() {
     return ConfigSchema.from(reference().root());

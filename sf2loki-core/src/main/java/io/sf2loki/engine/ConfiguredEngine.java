@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 
 /**
  * The composition root: builds an {@link Engine} from a validated configuration — the store, the
@@ -34,30 +33,42 @@ public final class ConfiguredEngine {
   private ConfiguredEngine() {}
 
   /**
-   * Wires an engine.
+   * Wires an engine; time, jitter, the meter registry and the process environment are the
+   * launcher's.
    *
+   * @param variables the process environment ({@code System.getenv()}), which the coordinators read
+   *     for default holder identities and the in-cluster check
    * @throws UncheckedIOException when the sink's TLS material cannot be loaded
    */
   public static Engine create(
-      Sf2LokiConfig config, MeterRegistry registry, Clock clock, Ticker ticker) {
+      Sf2LokiConfig config, EngineEnvironment environment, Map<String, String> variables) {
+    Clock clock = environment.clock();
+    Ticker ticker = environment.ticker();
+    MeterRegistry registry = environment.metrics();
     CheckpointStore store =
         config.store().create(new StoreEnvironment(!config.isCoordinated(), clock, registry));
     Optional<EpochFloor> floor =
         store instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
     CoordinatorEnvironment coordination =
-        new CoordinatorEnvironment(clock, ticker, floor, registry);
+        new CoordinatorEnvironment(clock, ticker, floor, registry, variables);
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
     Sink sink;
     try {
-      sink =
-          config.sink().create(new SinkEnvironment(clock, registry, RandomGenerator.getDefault()));
+      sink = config.sink().create(new SinkEnvironment(clock, registry, environment.random()));
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
     }
     Map<String, String> labels = deploymentLabels(config);
     SourceEnvironment sourceEnvironment =
-        new SourceEnvironment(clock, ticker, registry, labels, config.categoryOwnership());
+        new SourceEnvironment(
+            clock,
+            ticker,
+            environment.random(),
+            environment.threads(),
+            registry,
+            labels,
+            config.categoryOwnership());
     List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
     TermSources sources =
         () -> {
@@ -67,14 +78,24 @@ public final class ConfiguredEngine {
           }
           return all;
         };
-    return Engine.builder(coordinators, store, sink, sources)
-        .lanes(config.lanes())
-        .shutdownGrace(config.service().shutdownGrace())
-        .staticLabels(labels)
-        .metrics(registry)
-        .clock(clock)
-        .ticker(ticker)
+    return Engine.builder(coordinators, store, sink, sources, environment)
+        .settings(settings(config, labels))
         .build();
+  }
+
+  /**
+   * The engine's settings from {@code config}: the lanes ({@code sink.loki.batch.*}, {@code
+   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}) and {@code labels};
+   * the rest are {@link EngineSettings#defaults()}.
+   */
+  public static EngineSettings settings(Sf2LokiConfig config, Map<String, String> labels) {
+    EngineSettings defaults = EngineSettings.defaults();
+    return defaults.withPipeline(
+        defaults
+            .pipeline()
+            .withLanes(config.lanes())
+            .withShutdownGrace(config.service().shutdownGrace())
+            .withStaticLabels(labels));
   }
 
   /**

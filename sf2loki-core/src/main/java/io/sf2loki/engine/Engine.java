@@ -1,19 +1,16 @@
 package io.sf2loki.engine;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineMetrics;
+import io.sf2loki.pipeline.PipelineSettings;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Term;
-import io.sf2loki.spi.Ticker;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -31,12 +28,20 @@ import org.slf4j.LoggerFactory;
  * finish (a finite run, exit 0) or a real failure happens (exit 1). Losing leadership — a lost
  * lease or a fenced commit — only returns the engine to standby and it campaigns again (invariant
  * 3). No static state: several engines may run in one JVM.
+ *
+ * <p>An engine is its {@link EngineSettings} (an immutable value), its collaborators and the {@link
+ * EngineEnvironment} its composition root gives it; {@link #builder} is the way to make one.
  */
 public final class Engine implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
-  private final Builder cfg;
+  private final EngineSettings settings;
+  private final Supplier<Coordinator> coordinators;
+  private final CheckpointStore store;
+  private final Sink sink;
+  private final TermSources sources;
+  private final EngineEnvironment environment;
   private final EngineMetrics metrics;
   private final PipelineMetrics pipelineMetrics;
   private final AtomicReference<EngineStatus> status =
@@ -46,20 +51,35 @@ public final class Engine implements AutoCloseable {
   private final AtomicBoolean started = new AtomicBoolean();
 
   private Engine(Builder builder) {
-    this.cfg = builder;
-    this.metrics = new EngineMetrics(builder.registry, BuildInfo.version());
-    this.pipelineMetrics = new PipelineMetrics(builder.registry);
+    this.settings = builder.settings;
+    this.coordinators = builder.coordinators;
+    this.store = builder.store;
+    this.sink = builder.sink;
+    this.sources = builder.sources;
+    this.environment = builder.environment;
+    this.metrics = new EngineMetrics(environment.metrics(), BuildInfo.version());
+    this.pipelineMetrics = new PipelineMetrics(environment.metrics());
   }
 
   /**
-   * A builder over the four collaborators every engine needs.
+   * A builder over the collaborators every engine needs and the environment its composition root
+   * gives it.
    *
    * @param coordinators creates the coordinator of each campaign: a run that resigned after a
    *     fenced commit campaigns again with a fresh one (a coordinator runs once)
    */
   public static Builder builder(
-      Supplier<Coordinator> coordinators, CheckpointStore store, Sink sink, TermSources sources) {
-    return new Builder(coordinators, store, sink, sources);
+      Supplier<Coordinator> coordinators,
+      CheckpointStore store,
+      Sink sink,
+      TermSources sources,
+      EngineEnvironment environment) {
+    return new Builder(coordinators, store, sink, sources, environment);
+  }
+
+  /** The settings this engine runs with. */
+  public EngineSettings settings() {
+    return settings;
   }
 
   /** What the engine is doing now (for readiness probes). */
@@ -83,10 +103,11 @@ public final class Engine implements AutoCloseable {
     }
     TermRunner listener =
         new TermRunner(
-            cfg.store,
+            store,
             this::pipeline,
-            cfg.shutdownGrace.plus(Duration.ofSeconds(5)),
+            settings.pipeline().shutdownGrace().plus(Duration.ofSeconds(5)),
             metrics,
+            environment.threads(),
             new TermRunner.Control() {
               @Override
               public void resign() {
@@ -121,12 +142,13 @@ public final class Engine implements AutoCloseable {
           break;
         }
         status.set(new EngineStatus.Standby());
-        try (Coordinator coordinator = cfg.coordinators.get()) {
+        try (Coordinator coordinator = coordinators.get()) {
           coordinator.run(listener, round);
         }
         if (outcome.get() == null && !stop.isStopRequested()) {
-          LOG.info("resigned after losing leadership; campaigning again in {}", cfg.resignBackoff);
-          stop.awaitStop(cfg.resignBackoff);
+          Duration pause = settings.resignBackoff();
+          LOG.info("resigned after losing leadership; campaigning again in {}", pause);
+          stop.awaitStop(pause);
         }
       }
     } finally {
@@ -139,43 +161,39 @@ public final class Engine implements AutoCloseable {
 
   private Thread relayStop(StopSignal stop) {
     Thread relay =
-        new Thread(
-            () -> {
-              try {
-                while (!stop.awaitStop(Duration.ofMinutes(10))) {
-                  // keep waiting
-                }
-                StopTrigger current = campaign.get();
-                if (current != null) {
-                  current.requestStop();
-                }
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // the engine ended first
-              }
-            },
-            "sf2loki-engine-stop");
-    relay.setDaemon(true);
+        environment
+            .threads()
+            .newThread(
+                () -> {
+                  try {
+                    while (!stop.awaitStop(Duration.ofMinutes(10))) {
+                      // keep waiting
+                    }
+                    StopTrigger current = campaign.get();
+                    if (current != null) {
+                      current.requestStop();
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // the engine ended first
+                  }
+                });
+    relay.setName("sf2loki-engine-stop");
     relay.start();
     return relay;
   }
 
   private Pipeline pipeline(Term term) {
-    return Pipeline.builder(cfg.sources.create(), cfg.sink, cfg.store, term)
-        .lanes(cfg.lanes)
-        .retry(cfg.lanes, cfg.random)
-        .shutdownGrace(cfg.shutdownGrace)
-        .staticLabels(cfg.staticLabels)
+    return Pipeline.builder(sources.create(), sink, store, term, environment.pipeline())
+        .settings(settings.pipeline())
         .metrics(pipelineMetrics)
-        .clock(cfg.clock)
-        .ticker(cfg.ticker)
         .build();
   }
 
   /** Closes the sink and, last, the store (which releases its lock). */
   @Override
   public void close() {
-    closeQuietly("sink", cfg.sink);
-    closeQuietly("checkpoint store", cfg.store);
+    closeQuietly("sink", sink);
+    closeQuietly("checkpoint store", store);
   }
 
   private static void closeQuietly(String what, Object resource) {
@@ -188,78 +206,59 @@ public final class Engine implements AutoCloseable {
     }
   }
 
-  /** Assembles an {@link Engine}; every setting has a production default. */
+  /**
+   * Makes an {@link Engine}: {@link #settings} (or the shortcuts that derive them) over {@link
+   * EngineSettings#defaults()}. Not kept by the engine it builds.
+   */
   public static final class Builder {
     private final Supplier<Coordinator> coordinators;
     private final CheckpointStore store;
     private final Sink sink;
     private final TermSources sources;
-    private LaneConfig lanes = LaneConfig.defaults();
-    private java.util.random.RandomGenerator random = java.util.random.RandomGenerator.getDefault();
-    private Duration shutdownGrace = Duration.ofSeconds(25);
-    private Duration resignBackoff = Duration.ofSeconds(1);
-    private Map<String, String> staticLabels = Map.of();
-    private MeterRegistry registry = new SimpleMeterRegistry();
-    private Clock clock = Clock.systemUTC();
-    private Ticker ticker = Ticker.SYSTEM;
+    private final EngineEnvironment environment;
+    private EngineSettings settings = EngineSettings.defaults();
 
     private Builder(
-        Supplier<Coordinator> coordinators, CheckpointStore store, Sink sink, TermSources sources) {
+        Supplier<Coordinator> coordinators,
+        CheckpointStore store,
+        Sink sink,
+        TermSources sources,
+        EngineEnvironment environment) {
       this.coordinators = Objects.requireNonNull(coordinators, "coordinators");
       this.store = Objects.requireNonNull(store, "store");
       this.sink = Objects.requireNonNull(sink, "sink");
       this.sources = Objects.requireNonNull(sources, "sources");
+      this.environment = Objects.requireNonNull(environment, "environment");
     }
 
-    /** Batch, queue and retry bounds of the lanes ({@code sink.loki.batch}, {@code retry}). */
+    /** All settings at once. */
+    public Builder settings(EngineSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /** The lanes' batch, queue and retry bounds ({@link PipelineSettings#withLanes}). */
     public Builder lanes(LaneConfig lanes) {
-      this.lanes = Objects.requireNonNull(lanes, "lanes");
-      return this;
+      return pipeline(settings.pipeline().withLanes(lanes));
     }
 
-    /** Jitter of the lanes' retry backoff. */
-    public Builder random(java.util.random.RandomGenerator random) {
-      this.random = Objects.requireNonNull(random, "random");
-      return this;
-    }
-
-    /** Drain budget of a stop or a lost term. */
+    /** Drain budget of a stop or a lost term ({@link PipelineSettings#withShutdownGrace}). */
     public Builder shutdownGrace(Duration grace) {
-      this.shutdownGrace = Objects.requireNonNull(grace, "grace");
-      return this;
+      return pipeline(settings.pipeline().withShutdownGrace(grace));
     }
 
-    /**
-     * Pause between a resigned term and the next campaign (default 1s), so a failing store is not
-     * hammered.
-     */
-    public Builder resignBackoff(Duration pause) {
-      this.resignBackoff = Objects.requireNonNull(pause, "pause");
-      return this;
-    }
-
-    /** Labels on every entry: job, service_name, environment, operator labels. */
+    /** Labels on every entry ({@link PipelineSettings#withStaticLabels}). */
     public Builder staticLabels(Map<String, String> labels) {
-      this.staticLabels = Map.copyOf(labels);
-      return this;
+      return pipeline(settings.pipeline().withStaticLabels(labels));
     }
 
-    /** Where engine, pipeline and sink metrics go. */
-    public Builder metrics(MeterRegistry registry) {
-      this.registry = Objects.requireNonNull(registry, "registry");
-      return this;
+    /** Pause between a resigned term and the next campaign ({@link EngineSettings}). */
+    public Builder resignBackoff(Duration pause) {
+      return settings(settings.withResignBackoff(pause));
     }
 
-    /** Wall clock. */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /** Monotonic clock. */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
+    private Builder pipeline(PipelineSettings pipeline) {
+      return settings(settings.withPipeline(pipeline));
     }
 
     /** Builds the engine. */

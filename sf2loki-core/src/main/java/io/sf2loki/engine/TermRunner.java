@@ -14,6 +14,7 @@ import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ final class TermRunner implements LeadershipListener {
   private final Function<Term, Pipeline> pipelines;
   private final Duration drainTimeout;
   private final EngineMetrics metrics;
+  private final ThreadFactory threads;
   private final Control control;
 
   private Thread running;
@@ -57,11 +59,13 @@ final class TermRunner implements LeadershipListener {
       Function<Term, Pipeline> pipelines,
       Duration drainTimeout,
       EngineMetrics metrics,
+      ThreadFactory threads,
       Control control) {
     this.store = store;
     this.pipelines = pipelines;
     this.drainTimeout = drainTimeout;
     this.metrics = metrics;
+    this.threads = threads;
     this.control = control;
   }
 
@@ -97,7 +101,8 @@ final class TermRunner implements LeadershipListener {
     StopTrigger stop = new StopTrigger();
     Pipeline pipeline = pipelines.apply(term);
     termStop = stop;
-    running = new Thread(() -> runTerm(pipeline, stop, term), "sf2loki-term-" + term.epoch());
+    running = threads.newThread(() -> runTerm(pipeline, stop, term));
+    running.setName("sf2loki-term-" + term.epoch());
     running.start();
   }
 

@@ -29,11 +29,24 @@ final class LaneDelivery implements Runnable {
   private final Source.Lane lane;
   private final BatchHandoff handoff;
   private final LaneShared s;
+  private final Backoff backoff;
+  private final Duration maxRetryAfter;
 
-  LaneDelivery(Source.Lane lane, BatchHandoff handoff, LaneShared shared) {
+  /**
+   * @param backoff the lane's wait between retries of the same batch
+   * @param maxRetryAfter the cap on a server's Retry-After
+   */
+  LaneDelivery(
+      Source.Lane lane,
+      BatchHandoff handoff,
+      LaneShared shared,
+      Backoff backoff,
+      Duration maxRetryAfter) {
     this.lane = lane;
     this.handoff = handoff;
     this.s = shared;
+    this.backoff = backoff;
+    this.maxRetryAfter = maxRetryAfter;
   }
 
   @Override
@@ -112,9 +125,9 @@ final class LaneDelivery implements Runnable {
         return true;
       } catch (RetryableSinkException e) {
         s.metrics().pushRetried(lane, s.clock().instant());
-        Duration wait = s.backoff().delay(attempt);
+        Duration wait = backoff.delay(attempt);
         if (e.retryAfter().isPresent()) {
-          wait = Backoff.honouring(wait, e.retryAfter().get(), s.maxRetryAfter());
+          wait = Backoff.honouring(wait, e.retryAfter().get(), maxRetryAfter);
         }
         if (attempt == 1 || attempt % 10 == 0) {
           LOG.warn(

@@ -6,7 +6,6 @@ import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.Ticker;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -22,8 +21,6 @@ record LaneShared(
     Committer committer,
     RunControl control,
     PipelineMetrics metrics,
-    Backoff backoff,
-    Duration maxRetryAfter,
     Ticker ticker,
     Clock clock) {
 

@@ -2,6 +2,7 @@ package io.sf2loki.spi;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,14 +14,22 @@ import java.util.Optional;
  * @param epochFloor the store's persisted epoch, consulted at every acquire (invariant 2); empty
  *     when the store lacks the capability
  * @param metrics where the coordinator reports acquisitions and losses
+ * @param variables the process environment ({@code System.getenv()} in the launchers), for default
+ *     holder identities ({@code HOSTNAME}) and the in-cluster check; never read from the system by
+ *     a coordinator itself
  */
 public record CoordinatorEnvironment(
-    Clock clock, Ticker ticker, Optional<EpochFloor> epochFloor, MeterRegistry metrics) {
+    Clock clock,
+    Ticker ticker,
+    Optional<EpochFloor> epochFloor,
+    MeterRegistry metrics,
+    Map<String, String> variables) {
 
   public CoordinatorEnvironment {
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ticker, "ticker");
     Objects.requireNonNull(epochFloor, "epochFloor");
     Objects.requireNonNull(metrics, "metrics");
+    variables = Map.copyOf(variables);
   }
 }

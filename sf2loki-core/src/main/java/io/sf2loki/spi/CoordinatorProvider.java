@@ -15,7 +15,11 @@ public interface CoordinatorProvider extends ComponentProvider<CoordinatorProvid
     /**
      * A reader of the lease that does not join the election, for the CLI and {@code doctor}. The
      * {@code noop} coordinator has none.
+     *
+     * @param clock the wall clock the lease's expiry is judged by
+     * @param variables the process environment, as in {@link CoordinatorEnvironment#variables()}
      */
-    java.util.Optional<LeaseInspector> inspector();
+    java.util.Optional<LeaseInspector> inspector(
+        java.time.Clock clock, java.util.Map<String, String> variables);
   }
 }

@@ -4,12 +4,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.random.RandomGenerator;
 
 /**
  * What a launcher gives the sources it creates.
  *
  * @param clock wall clock
  * @param ticker monotonic clock for durations
+ * @param random jitter (poll schedules, token-refresh backoff); shared by the sources' threads, so
+ *     thread-safe
+ * @param threads makes the threads a source starts of its own (the EventLogFile download workers);
+ *     daemon threads whose uncaught exceptions are logged, as {@link NamedThreadFactory} makes them
  * @param metrics where sources report API calls, throttles and errors
  * @param deploymentLabels the static labels every entry carries ({@code job}, {@code service_name},
  *     {@code environment}, ...)
@@ -19,6 +25,8 @@ import java.util.Objects;
 public record SourceEnvironment(
     Clock clock,
     Ticker ticker,
+    RandomGenerator random,
+    ThreadFactory threads,
     MeterRegistry metrics,
     Map<String, String> deploymentLabels,
     CategoryOwnership categoryOwnership) {
@@ -26,6 +34,8 @@ public record SourceEnvironment(
   public SourceEnvironment {
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ticker, "ticker");
+    Objects.requireNonNull(random, "random");
+    Objects.requireNonNull(threads, "threads");
     Objects.requireNonNull(metrics, "metrics");
     deploymentLabels = Map.copyOf(deploymentLabels);
     Objects.requireNonNull(categoryOwnership, "categoryOwnership");
@@ -33,7 +43,19 @@ public record SourceEnvironment(
 
   /** An environment whose sources may ingest every category they discover. */
   public SourceEnvironment(
-      Clock clock, Ticker ticker, MeterRegistry metrics, Map<String, String> deploymentLabels) {
-    this(clock, ticker, metrics, deploymentLabels, CategoryOwnership.unrestricted());
+      Clock clock,
+      Ticker ticker,
+      RandomGenerator random,
+      ThreadFactory threads,
+      MeterRegistry metrics,
+      Map<String, String> deploymentLabels) {
+    this(
+        clock,
+        ticker,
+        random,
+        threads,
+        metrics,
+        deploymentLabels,
+        CategoryOwnership.unrestricted());
   }
 }

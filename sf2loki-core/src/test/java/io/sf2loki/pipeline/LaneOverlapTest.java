@@ -212,14 +212,19 @@ class LaneOverlapTest {
             committer,
             control,
             metrics,
-            Backoff.fixed(Duration.ofMillis(10)),
-            Duration.ofSeconds(60),
             Ticker.SYSTEM,
             Clock.systemUTC());
     Batcher batcher = new Batcher(10, 1_048_576, Duration.ofHours(1));
     Thread batching =
         new Thread(new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, shared));
-    Thread delivery = new Thread(new LaneDelivery(Source.Lane.BULK, handoff, shared));
+    Thread delivery =
+        new Thread(
+            new LaneDelivery(
+                Source.Lane.BULK,
+                handoff,
+                shared,
+                Backoff.fixed(Duration.ofMillis(10)),
+                Duration.ofSeconds(60)));
     batching.start();
     delivery.start();
     for (int i = 0; i < 30; i++) {
@@ -227,7 +232,7 @@ class LaneOverlapTest {
     }
     await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() == 1);
 
-    // What Pipeline.tearDown does after an abort, minus closing the committer.
+    // What PipelineRun.tearDown does after an abort, minus closing the committer.
     control.abort();
     queue.abort();
     handoff.abort();

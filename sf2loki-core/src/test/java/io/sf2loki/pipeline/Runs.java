@@ -5,15 +5,19 @@ import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 
 /** Fast pipeline settings and helpers for end-to-end tests. */
@@ -30,11 +34,17 @@ final class Runs {
 
   static Pipeline.Builder fast(
       List<? extends Source> sources, Sink sink, CheckpointStore store, Fence fence) {
-    return Pipeline.builder(sources, sink, store, fence)
+    return Pipeline.builder(sources, sink, store, fence, environment())
         .lanes(lanes(10, 100, 0))
-        .retry(Backoff.fixed(Duration.ofMillis(10)), Duration.ofSeconds(60))
+        .backoff(Backoff.fixed(Duration.ofMillis(10)))
         .shutdownGrace(TestTiming.seconds(5))
         .joinTimeout(TestTiming.seconds(5));
+  }
+
+  /** The system clock and ticker, seeded jitter, daemon threads. */
+  static PipelineEnvironment environment() {
+    return new PipelineEnvironment(
+        Clock.systemUTC(), Ticker.SYSTEM, new Random(1), new NamedThreadFactory("test"));
   }
 
   /** A real entry of {@code source} whose checkpoint is {@code key} = {@code seq}. */

@@ -7,11 +7,15 @@ import io.sf2loki.daemon.http.HealthServer;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
+import io.sf2loki.engine.EngineEnvironment;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -24,6 +28,15 @@ import org.slf4j.LoggerFactory;
 final class DaemonService implements DaemonRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(DaemonService.class);
+
+  private final Map<String, String> variables;
+
+  /**
+   * @param variables the process environment, handed to the components that read it
+   */
+  DaemonService(Map<String, String> variables) {
+    this.variables = Map.copyOf(variables);
+  }
 
   @Override
   public int run(Sf2LokiConfig config) throws IOException, InterruptedException {
@@ -54,7 +67,10 @@ final class DaemonService implements DaemonRunner {
             },
             "sf2loki-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    try (Engine engine = ConfiguredEngine.create(config, registry, clock, Ticker.SYSTEM);
+    EngineEnvironment environment =
+        new EngineEnvironment(
+            clock, Ticker.SYSTEM, new Random(), new NamedThreadFactory("sf2loki"), registry);
+    try (Engine engine = ConfiguredEngine.create(config, environment, variables);
         HealthServer health =
             HealthServer.start(
                 config.service().httpHost(),

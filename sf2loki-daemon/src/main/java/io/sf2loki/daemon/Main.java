@@ -17,8 +17,15 @@ public final class Main {
   public static void main(String[] args) {
     PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    Map<String, String> environment = System.getenv();
     System.exit(
-        run(args, out, err, System.getenv(), Main.class.getClassLoader(), new DaemonService()));
+        run(
+            args,
+            out,
+            err,
+            environment,
+            Main.class.getClassLoader(),
+            new DaemonService(environment)));
   }
 
   static int run(

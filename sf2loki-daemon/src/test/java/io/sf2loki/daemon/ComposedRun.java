@@ -13,8 +13,8 @@ import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.engine.Environments;
 import io.sf2loki.spi.StopTrigger;
-import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.net.URI;
@@ -52,7 +52,7 @@ final class ComposedRun implements AutoCloseable {
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    engine = ConfiguredEngine.create(config, registry, Clock.systemUTC(), Ticker.SYSTEM);
+    engine = ConfiguredEngine.create(config, Environments.engine(registry), Map.of());
     Readiness readiness =
         new Readiness(
             engine::status, config.service().unreadyAfterSinkFailing(), Clock.systemUTC());

@@ -9,6 +9,7 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.engine.Environments;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.SinkEnvironment;
@@ -57,9 +58,9 @@ class CustomSinkTest {
                 () -> new io.sf2loki.coordinate.noop.NoopCoordinator("custom-sink-test"),
                 store,
                 sink,
-                () -> List.of(new CountingSource(25, Duration.ZERO)))
+                () -> List.of(new CountingSource(25, Duration.ZERO)),
+                Environments.engine(registry))
             .staticLabels(ConfiguredEngine.deploymentLabels(config))
-            .metrics(registry)
             .build()) {
       assertThat(engine.run(new StopTrigger())).isInstanceOf(EngineOutcome.Finished.class);
     }

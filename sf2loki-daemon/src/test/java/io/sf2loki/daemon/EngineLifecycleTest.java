@@ -10,6 +10,7 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.EngineStatus;
+import io.sf2loki.engine.Environments;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
@@ -79,14 +80,17 @@ class EngineLifecycleTest {
             .create(new StoreEnvironment(!config.isCoordinated(), Clock.systemUTC(), registry));
     CoordinatorEnvironment coordination =
         new CoordinatorEnvironment(
-            Clock.systemUTC(), Ticker.SYSTEM, Optional.of((EpochFloor) store), registry);
+            Clock.systemUTC(), Ticker.SYSTEM, Optional.of((EpochFloor) store), registry, Map.of());
     Sink sink =
         config.sink().create(new SinkEnvironment(Clock.systemUTC(), registry, new Random(1)));
     return Engine.builder(
-            () -> config.coordinator().create(coordination), store, sink, () -> List.of(source))
+            () -> config.coordinator().create(coordination),
+            store,
+            sink,
+            () -> List.of(source),
+            Environments.engine(registry))
         .lanes(config.lanes())
         .shutdownGrace(config.service().shutdownGrace())
-        .metrics(registry)
         .build();
   }
 

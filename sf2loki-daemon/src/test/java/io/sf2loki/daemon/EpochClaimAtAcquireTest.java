@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.EngineStatus;
+import io.sf2loki.engine.Environments;
 import io.sf2loki.loki.LokiSink;
 import io.sf2loki.loki.LokiSinkConfig;
 import io.sf2loki.spi.Coordinator;
@@ -79,7 +80,9 @@ class EpochClaimAtAcquireTest {
         FileCheckpointStore rival = fileStore()) {
       rival.claimEpoch(new FakeTerm("node-b", 5));
       LokiSink sink =
-          LokiSink.builder(LokiSinkConfig.forUrl(loki.baseUri().toString()), registry).build();
+          LokiSink.builder(
+                  LokiSinkConfig.forUrl(loki.baseUri().toString()), registry, Clock.systemUTC())
+              .build();
       CountingSource source = new CountingSource(Long.MAX_VALUE, Duration.ofMillis(10));
       StopTrigger stop = new StopTrigger();
       try (Engine engine =
@@ -87,8 +90,8 @@ class EpochClaimAtAcquireTest {
                   () -> new ScriptedCoordinator(script[campaign.getAndIncrement()], events),
                   store,
                   sink,
-                  () -> List.of(source))
-              .metrics(registry)
+                  () -> List.of(source),
+                  Environments.engine(registry))
               .resignBackoff(Duration.ofMillis(50))
               .build()) {
         CompletableFuture<EngineOutcome> run = runAsync(engine, stop);

@@ -10,9 +10,9 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.engine.Environments;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
-import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
@@ -20,7 +20,6 @@ import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -84,7 +83,7 @@ class EventLogFileEndToEndTest {
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
     return ConfiguredEngine.create(
-        config, new SimpleMeterRegistry(), Clock.systemUTC(), Ticker.SYSTEM);
+        config, Environments.engine(new SimpleMeterRegistry()), Map.of());
   }
 
   private List<LogFileSpec> addFiles(String type, int count, long rows, Instant hour) {

@@ -10,9 +10,9 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.engine.Environments;
 import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.StopTrigger;
-import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.AcceptedEntry;
 import io.sf2loki.testkit.loki.FakeLoki;
@@ -86,7 +86,7 @@ class LateDataEndToEndTest {
         Sf2LokiConfig.bind(
             new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
             getClass().getClassLoader());
-    return ConfiguredEngine.create(config, registry, clock, Ticker.SYSTEM);
+    return ConfiguredEngine.create(config, Environments.engine(clock, registry), Map.of());
   }
 
   private Engine elfEngine() {

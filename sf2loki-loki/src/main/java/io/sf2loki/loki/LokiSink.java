@@ -81,9 +81,13 @@ public final class LokiSink implements Sink, AutoCloseable {
     this.planner = new WindowPlanner(b.config.windows(), new StreamNewest());
   }
 
-  /** A builder over a bound {@code sink.loki} section. */
-  public static Builder builder(LokiSinkConfig config, MeterRegistry registry) {
-    return new Builder(config, registry);
+  /**
+   * A builder over a bound {@code sink.loki} section.
+   *
+   * @param clock wall clock, for {@code Retry-After} dates, time windows and dead-letter records
+   */
+  public static Builder builder(LokiSinkConfig config, MeterRegistry registry, Clock clock) {
+    return new Builder(config, registry, clock);
   }
 
   @Override
@@ -259,20 +263,15 @@ public final class LokiSink implements Sink, AutoCloseable {
   public static final class Builder {
     private final LokiSinkConfig config;
     private final MeterRegistry registry;
-    private Clock clock = Clock.systemUTC();
+    private final Clock clock;
     private Sleeper sleeper = Sleeper.SYSTEM;
     private String userAgent = defaultUserAgent();
     private Set<String> extraLabelNames = Set.of();
 
-    private Builder(LokiSinkConfig config, MeterRegistry registry) {
+    private Builder(LokiSinkConfig config, MeterRegistry registry, Clock clock) {
       this.config = Objects.requireNonNull(config, "config");
       this.registry = Objects.requireNonNull(registry, "registry");
-    }
-
-    /** Wall clock, for {@code Retry-After} dates and dead-letter records. */
-    public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
     }
 
     /** How a held push waits (tests pass one that moves a manual clock). */

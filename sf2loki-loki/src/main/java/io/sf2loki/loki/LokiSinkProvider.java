@@ -35,7 +35,7 @@ public final class LokiSinkProvider implements SinkProvider {
 
       @Override
       public Sink create(SinkEnvironment environment) throws IOException {
-        return LokiSink.builder(config, environment.metrics()).clock(environment.clock()).build();
+        return LokiSink.builder(config, environment.metrics(), environment.clock()).build();
       }
     };
   }

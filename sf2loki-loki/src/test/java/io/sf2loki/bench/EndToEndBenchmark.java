@@ -7,16 +7,21 @@ import io.sf2loki.loki.LokiSink;
 import io.sf2loki.pipeline.FakeCheckpointStore;
 import io.sf2loki.pipeline.FakeTerm;
 import io.sf2loki.pipeline.Pipeline;
+import io.sf2loki.pipeline.PipelineEnvironment;
 import io.sf2loki.pipeline.PipelineOutcome;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.spi.Ticker;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 
 /**
  * End-to-end throughput: in-memory sources of 1 KiB lines ({@link BenchEntries}) through the real
@@ -73,7 +78,8 @@ public final class EndToEndBenchmark {
       if (encoding.startsWith("json")) {
         config.json(encoding.endsWith("gzip"));
       }
-      try (LokiSink sink = LokiSink.builder(config.build(), new SimpleMeterRegistry()).build()) {
+      try (LokiSink sink =
+          LokiSink.builder(config.build(), new SimpleMeterRegistry(), Clock.systemUTC()).build()) {
         if (warmup > 0) {
           // Entry i is stamped T0 + i µs (T0 = a minute ago): the warm-up entries sit 100 s before
           // T0, so each stream's timestamps rise from the warm-up into the run as a real source's
@@ -139,7 +145,16 @@ public final class EndToEndBenchmark {
   private static PipelineOutcome run(LokiSink sink, LaneConfig batch, List<Source> sources)
       throws InterruptedException {
     Pipeline p =
-        Pipeline.builder(sources, sink, new FakeCheckpointStore(), new FakeTerm(1))
+        Pipeline.builder(
+                sources,
+                sink,
+                new FakeCheckpointStore(),
+                new FakeTerm(1),
+                new PipelineEnvironment(
+                    Clock.systemUTC(),
+                    Ticker.SYSTEM,
+                    new Random(),
+                    new NamedThreadFactory("bench")))
             .lanes(batch)
             .build();
     return p.run(new StopTrigger());

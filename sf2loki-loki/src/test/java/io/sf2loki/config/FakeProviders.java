@@ -59,7 +59,8 @@ final class FakeProviders {
         }
 
         @Override
-        public Optional<LeaseInspector> inspector() {
+        public Optional<LeaseInspector> inspector(
+            java.time.Clock clock, java.util.Map<String, String> variables) {
           return Optional.empty();
         }
       };

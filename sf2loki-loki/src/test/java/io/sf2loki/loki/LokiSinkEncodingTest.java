@@ -12,6 +12,7 @@ import io.sf2loki.testkit.loki.AcceptedEntry;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.RecordedPush;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ class LokiSinkEncodingTest {
           LogEntry.checkpointOnly(new CheckpointToken("pubsub:/event/X", "r1")));
 
   List<AcceptedEntry> pushWith(LokiConfigs config) throws Exception {
-    try (LokiSink sink = LokiSink.builder(config.build(), registry).build()) {
+    try (LokiSink sink = LokiSink.builder(config.build(), registry, Clock.systemUTC()).build()) {
       sink.push(new Batch(MIXED));
     }
     return loki.entries();
@@ -74,7 +75,8 @@ class LokiSinkEncodingTest {
   @Test
   void entriesAreGroupedByLabelSetInTimestampOrderAndCheckpointOnlyIsNotSent() throws Exception {
     try (LokiSink sink =
-        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry).build()) {
+        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry, Clock.systemUTC())
+            .build()) {
       sink.push(new Batch(MIXED)); // each stream alone first: Loki confirms them one by one
       sink.push(new Batch(MIXED));
     }
@@ -140,7 +142,8 @@ class LokiSinkEncodingTest {
   @Test
   void checkpointOnlyBatchSendsNothing() throws Exception {
     try (LokiSink sink =
-        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry).build()) {
+        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry, Clock.systemUTC())
+            .build()) {
       sink.push(new Batch(List.of(LogEntry.checkpointOnly(new CheckpointToken("k", "v")))));
     }
 
@@ -159,7 +162,10 @@ class LokiSinkEncodingTest {
   void overlongLineIsTruncatedWithAVisibleMarkerAndCounted() throws Exception {
     LogEntry big = entry("eventlogfile", "Login", 0, "é".repeat(400)); // 800 bytes
     try (LokiSink sink =
-        LokiSink.builder(LokiConfigs.to(loki.baseUri()).maxLineBytes(100).build(), registry)
+        LokiSink.builder(
+                LokiConfigs.to(loki.baseUri()).maxLineBytes(100).build(),
+                registry,
+                Clock.systemUTC())
             .build()) {
       sink.push(new Batch(List.of(big)));
     }
@@ -181,7 +187,8 @@ class LokiSinkEncodingTest {
             Map.of(),
             Optional.empty());
     try (LokiSink sink =
-        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry).build()) {
+        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry, Clock.systemUTC())
+            .build()) {
       sink.push(new Batch(List.of(e)));
     }
 

@@ -11,6 +11,7 @@ import io.sf2loki.spi.RetryableSinkException;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
+import java.time.Clock;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ class LokiSinkPrepareTest {
   }
 
   LokiSink sink(LokiConfigs config) throws Exception {
-    return LokiSink.builder(config.build(), registry).sleeper(sleeper).build();
+    return LokiSink.builder(config.build(), registry, Clock.systemUTC()).sleeper(sleeper).build();
   }
 
   static Batch batch() {

@@ -43,9 +43,8 @@ class LokiSinkStatusTest {
   }
 
   LokiSink sink(LokiConfigs config) throws Exception {
-    return LokiSink.builder(config.build(), registry)
+    return LokiSink.builder(config.build(), registry, Clock.fixed(now, ZoneOffset.UTC))
         .sleeper(sleeper)
-        .clock(Clock.fixed(now, ZoneOffset.UTC))
         .build();
   }
 

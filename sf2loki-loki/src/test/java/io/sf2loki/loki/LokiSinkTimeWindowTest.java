@@ -58,8 +58,7 @@ class LokiSinkTimeWindowTest {
   }
 
   LokiSink sink(LokiConfigs config) throws Exception {
-    LokiSink s =
-        LokiSink.builder(config.build(), registry).clock(clock).sleeper(clock.sleeper()).build();
+    LokiSink s = LokiSink.builder(config.build(), registry, clock).sleeper(clock.sleeper()).build();
     sinks.add(s);
     return s;
   }

@@ -13,6 +13,7 @@ import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.EntryRejection;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -98,7 +99,7 @@ class PipelineLokiTest {
 
     PipelineOutcome outcome;
     try (LokiSink sink =
-        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry)
+        LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), registry, Clock.systemUTC())
             .sleeper(new RecordingSleeper())
             .build()) {
       outcome =

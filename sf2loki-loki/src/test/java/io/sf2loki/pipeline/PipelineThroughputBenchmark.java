@@ -9,6 +9,7 @@ import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Source.Lane;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.testkit.loki.FakeLoki;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,10 @@ class PipelineThroughputBenchmark {
     long t0 = Runs.T0;
     try (FakeLoki loki = FakeLoki.start();
         LokiSink sink =
-            LokiSink.builder(LokiConfigs.to(loki.baseUri()).build(), new SimpleMeterRegistry())
+            LokiSink.builder(
+                    LokiConfigs.to(loki.baseUri()).build(),
+                    new SimpleMeterRegistry(),
+                    Clock.systemUTC())
                 .build()) {
       ScriptedSource source =
           new ScriptedSource(
@@ -51,7 +55,12 @@ class PipelineThroughputBenchmark {
                       Optional.of(new CheckpointToken("bench", Integer.toString(i)))),
               false);
       Pipeline p =
-          Pipeline.builder(List.of(source), sink, new FakeCheckpointStore(), new FakeTerm(1))
+          Pipeline.builder(
+                  List.of(source),
+                  sink,
+                  new FakeCheckpointStore(),
+                  new FakeTerm(1),
+                  Runs.environment())
               .lanes(
                   LaneConfig.defaults()
                       .withBatch(1000, 1_048_576, Duration.ofSeconds(1), 10_000, 268_435_456))

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.LeadershipListener;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Term;
 import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import io.sf2loki.testkit.TestTiming;
@@ -37,7 +38,9 @@ public abstract class CoordinatorContract {
   protected static final Duration STEP = Duration.ofMillis(500);
 
   /** The timeline of the test: the test thread participates in it from set-up to tear-down. */
-  protected final SimulatedTime time = new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"));
+  protected final SimulatedTime time =
+      new SimulatedTime(
+          Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sf2loki-tck-participant"));
 
   private final List<Contender> running = new ArrayList<>();
 

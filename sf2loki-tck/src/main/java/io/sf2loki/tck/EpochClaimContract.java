@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.testkit.TestTiming;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,7 +137,8 @@ public abstract class EpochClaimContract extends CheckpointStoreContract {
       }
       long claimed = round * 10L;
       CountDownLatch start = new CountDownLatch(1);
-      ExecutorService pool = Executors.newFixedThreadPool(writers);
+      ExecutorService pool =
+          Executors.newFixedThreadPool(writers, new NamedThreadFactory("sf2loki-tck-writer"));
       try {
         List<Future<Boolean>> results = new ArrayList<>();
         for (int i = 0; i < writers; i++) {

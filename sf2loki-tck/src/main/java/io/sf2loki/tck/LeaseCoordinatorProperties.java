@@ -2,6 +2,7 @@ package io.sf2loki.tck;
 
 import static org.quicktheories.QuickTheory.qt;
 
+import io.sf2loki.spi.NamedThreadFactory;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,10 @@ public abstract class LeaseCoordinatorProperties<E extends LeaseElection> {
   }
 
   private void play(LeaseSteps.Scenario<E> scenario) {
-    SimulatedTime time = new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"));
+    SimulatedTime time =
+        new SimulatedTime(
+            Instant.parse("2026-01-01T12:00:00Z"),
+            new NamedThreadFactory("sf2loki-tck-participant"));
     E election;
     LeaseWorld<E> world;
     try {

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -43,13 +44,20 @@ public final class SimulatedTime {
 
   private final Object lock = new Object();
   private final Instant origin;
+  private final ThreadFactory threads;
   private final Set<Thread> participants = new HashSet<>();
   private final List<Waiter> asleep = new ArrayList<>();
   private long now;
 
-  /** A timeline whose wall clock starts at {@code origin}, with no participant yet. */
-  public SimulatedTime(Instant origin) {
+  /**
+   * A timeline whose wall clock starts at {@code origin}, with no participant yet.
+   *
+   * @param threads makes the participant threads of {@link #start} (daemon threads, so a leaked one
+   *     never keeps the test JVM alive: a {@link io.sf2loki.spi.NamedThreadFactory}, say)
+   */
+  public SimulatedTime(Instant origin, ThreadFactory threads) {
     this.origin = Objects.requireNonNull(origin, "origin");
+    this.threads = Objects.requireNonNull(threads, "threads");
   }
 
   /** The wall clock (UTC) on this timeline. */
@@ -226,7 +234,7 @@ public final class SimulatedTime {
 
     private Participant(String name, Body body) {
       this.thread =
-          new Thread(
+          threads.newThread(
               () -> {
                 try {
                   body.run();
@@ -235,9 +243,8 @@ public final class SimulatedTime {
                 } finally {
                   leave();
                 }
-              },
-              name);
-      this.thread.setDaemon(true);
+              });
+      this.thread.setName(name);
     }
 
     /** The thread. */

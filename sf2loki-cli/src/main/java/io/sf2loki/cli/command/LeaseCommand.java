@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.spi.LeaseInfo;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,7 +29,11 @@ public final class LeaseCommand {
       @Option(names = "--json", description = "Print JSON.") boolean json) {
     Sf2LokiConfig config = options.bindConfig();
     PrintWriter out = options.environment().out();
-    Optional<LeaseInfo> info = config.coordinator().inspector().map(i -> i.inspect());
+    Optional<LeaseInfo> info =
+        config
+            .coordinator()
+            .inspector(Clock.systemUTC(), options.environment().environment())
+            .map(i -> i.inspect());
     if (info.isEmpty()) {
       out.println(
           json

@@ -3,6 +3,7 @@ package io.sf2loki.cli.command;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.spi.LeaseInfo;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,9 +17,14 @@ import java.util.Optional;
 final class RunningDaemonGuard {
 
   private final Clock clock;
+  private final Map<String, String> variables;
 
-  RunningDaemonGuard(Clock clock) {
+  /**
+   * @param variables the process environment, for the lease inspector
+   */
+  RunningDaemonGuard(Clock clock, Map<String, String> variables) {
     this.clock = clock;
+    this.variables = variables;
   }
 
   /**
@@ -29,7 +35,7 @@ final class RunningDaemonGuard {
       return;
     }
     Optional<LeaseInfo> lease =
-        config.coordinator().inspector().map(inspector -> inspector.inspect());
+        config.coordinator().inspector(clock, variables).map(inspector -> inspector.inspect());
     throw new CommandFailedException(refusal(config.coordinatorType(), command, lease));
   }
 

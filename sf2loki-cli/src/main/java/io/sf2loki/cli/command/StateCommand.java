@@ -211,7 +211,8 @@ public final class StateCommand {
       boolean force,
       Function<CheckpointStore, T> operation) {
     Sf2LokiConfig config = options.bindConfig();
-    new RunningDaemonGuard(clock).check(config, command, force);
+    new RunningDaemonGuard(clock, options.environment().environment())
+        .check(config, command, force);
     try (CheckpointStore store = StoreSession.open(config, force, clock)) {
       return operation.apply(store);
     } catch (StoreLockedException e) {

@@ -9,6 +9,7 @@ import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.LeaseInspector;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /** Provides the {@code file_lease} coordinator. */
@@ -28,14 +29,15 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
         String holder =
             config
                 .holderId()
-                .orElseGet(() -> HolderIds.hostPidRandom(System.getenv(), new SecureRandom()));
+                .orElseGet(
+                    () -> HolderIds.hostPidRandom(environment.variables(), new SecureRandom()));
         return new FileLeaseCoordinator(
             new FileLeaseFile(config.path()), holder, config, environment, Sleeper.REAL);
       }
 
       @Override
-      public Optional<LeaseInspector> inspector() {
-        return Optional.of(new FileLeaseInspector(config.path(), Clock.systemUTC()));
+      public Optional<LeaseInspector> inspector(Clock clock, Map<String, String> variables) {
+        return Optional.of(new FileLeaseInspector(config.path(), clock));
       }
     };
   }

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /** Provides the {@code k8s_lease} coordinator. */
@@ -33,13 +34,15 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
     return new Factory() {
       @Override
       public Coordinator create(CoordinatorEnvironment environment) {
-        String identity = config.identity().orElseGet(() -> HolderIds.podName(System.getenv()));
-        return new K8sLeaseCoordinator(api(config), identity, config, environment, Sleeper.REAL);
+        Map<String, String> variables = environment.variables();
+        String identity = config.identity().orElseGet(() -> HolderIds.podName(variables));
+        return new K8sLeaseCoordinator(
+            api(config, variables), identity, config, environment, Sleeper.REAL);
       }
 
       @Override
-      public Optional<LeaseInspector> inspector() {
-        return Optional.of(new K8sLeaseInspector(() -> api(config), config, Clock.systemUTC()));
+      public Optional<LeaseInspector> inspector(Clock clock, Map<String, String> variables) {
+        return Optional.of(new K8sLeaseInspector(() -> api(config, variables), config, clock));
       }
     };
   }
@@ -47,9 +50,11 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
   /**
    * A client from the kubeconfig file, else the in-cluster service account.
    *
+   * @param variables the process environment: outside a pod {@code KUBERNETES_SERVICE_HOST} is
+   *     unset
    * @throws UncheckedIOException the credentials cannot be read
    */
-  static CoordinationV1Api api(K8sLeaseConfig config) {
+  static CoordinationV1Api api(K8sLeaseConfig config, Map<String, String> variables) {
     try {
       ApiClient client;
       if (config.kubeconfig().isPresent()) {
@@ -57,7 +62,7 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
             Files.newBufferedReader(config.kubeconfig().get(), StandardCharsets.UTF_8)) {
           client = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).build();
         }
-      } else if (System.getenv("KUBERNETES_SERVICE_HOST") == null) {
+      } else if (variables.get("KUBERNETES_SERVICE_HOST") == null) {
         // ClientBuilder.cluster() would fail with a bare NumberFormatException outside a pod.
         throw new IOException(
             "not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST is unset) and"

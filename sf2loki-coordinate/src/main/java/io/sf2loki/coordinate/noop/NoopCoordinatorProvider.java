@@ -6,6 +6,8 @@ import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.LeaseInspector;
+import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /** Provides the {@code noop} coordinator; it has no configuration keys and no lease to inspect. */
@@ -21,11 +23,11 @@ public final class NoopCoordinatorProvider implements CoordinatorProvider {
     return new Factory() {
       @Override
       public Coordinator create(CoordinatorEnvironment environment) {
-        return new NoopCoordinator(HolderIds.podName(System.getenv()));
+        return new NoopCoordinator(HolderIds.podName(environment.variables()));
       }
 
       @Override
-      public Optional<LeaseInspector> inspector() {
+      public Optional<LeaseInspector> inspector(Clock clock, Map<String, String> variables) {
         return Optional.empty();
       }
     };

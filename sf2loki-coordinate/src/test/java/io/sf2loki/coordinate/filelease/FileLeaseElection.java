@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,7 +48,8 @@ final class FileLeaseElection implements LeaseElection {
   public Candidate join(String identity, Optional<EpochFloor> floor) {
     FaultyLeaseStorage storage = new FaultyLeaseStorage(new FileLeaseFile(lease), time);
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, new SimpleMeterRegistry());
+        new CoordinatorEnvironment(
+            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
     FileLeaseCoordinator coordinator =
         new FileLeaseCoordinator(storage, identity, config, env, time::sleep);
     return new Candidate() {

@@ -3,10 +3,12 @@ package io.sf2loki.coordinate.filelease;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.tck.SimulatedTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 /** Builds file-lease coordinators over one lease file on a shared simulated timeline. */
@@ -15,7 +17,8 @@ final class FileLeaseFixture {
   static final Duration TTL = Duration.ofSeconds(30);
   static final Duration RENEW = Duration.ofSeconds(10);
 
-  final SimulatedTime time = new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"));
+  final SimulatedTime time =
+      new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sim"));
   final Path lease;
   final FileLeaseConfig config;
 
@@ -31,7 +34,8 @@ final class FileLeaseFixture {
   FileLeaseCoordinator coordinator(
       FileLeaseStorage storage, String holder, Optional<EpochFloor> floor) {
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, new SimpleMeterRegistry());
+        new CoordinatorEnvironment(
+            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
     return new FileLeaseCoordinator(storage, holder, config, env, time::sleep);
   }
 

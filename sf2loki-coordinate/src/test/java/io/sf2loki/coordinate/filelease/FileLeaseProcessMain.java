@@ -40,7 +40,11 @@ public final class FileLeaseProcessMain {
     FencedStore store = StoreKind.fileStore(Path.of(args[1]));
     CoordinatorEnvironment env =
         new CoordinatorEnvironment(
-            Clock.systemUTC(), Ticker.SYSTEM, Optional.of(store), new SimpleMeterRegistry());
+            Clock.systemUTC(),
+            Ticker.SYSTEM,
+            Optional.of(store),
+            new SimpleMeterRegistry(),
+            Map.of());
     FileLeaseCoordinator coordinator =
         new FileLeaseCoordinator(
             new FileLeaseFile(lease),

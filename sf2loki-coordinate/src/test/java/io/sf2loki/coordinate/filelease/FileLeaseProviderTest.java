@@ -64,8 +64,8 @@ class FileLeaseProviderTest {
     Instant now = Instant.parse("2026-01-01T12:00:00Z");
     ConfigReader r = section("coordinate.file_lease.path = \"" + lease + "\"");
     CoordinatorProvider.Factory factory = new FileLeaseCoordinatorProvider().configure(r);
-    assertThat(factory.inspector()).isPresent();
-    LeaseInspector inspector = new FileLeaseInspector(lease, Clock.fixed(now, ZoneOffset.UTC));
+    LeaseInspector inspector =
+        factory.inspector(Clock.fixed(now, ZoneOffset.UTC), Map.of()).orElseThrow();
 
     assertThat(inspector.inspect().state()).isEqualTo(LeaseInfo.State.ABSENT);
     new FileLeaseFile(lease).write(new FileLeaseDocument("a", now.plusSeconds(5), 4));

@@ -6,6 +6,8 @@ import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.ConfigProblem;
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.registry.ProviderRegistry;
+import io.sf2loki.spi.LeaseInfo;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -61,8 +63,26 @@ class K8sLeaseConfigTest {
 
   @Test
   void configuringPerformsNoIoAndOffersAnInspector() {
-    assertThat(new K8sLeaseCoordinatorProvider().configure(section("")).inspector()).isPresent();
+    assertThat(
+            new K8sLeaseCoordinatorProvider()
+                .configure(section(""))
+                .inspector(Clock.systemUTC(), Map.of()))
+        .isPresent();
     assertThat(ProviderRegistry.coordinators(getClass().getClassLoader()).types())
         .containsExactly("file_lease", "k8s_lease", "noop");
+  }
+
+  @Test
+  void theInClusterCheckReadsTheGivenEnvironmentNotTheProcessOne() {
+    LeaseInfo outsideAPod =
+        new K8sLeaseCoordinatorProvider()
+            .configure(section(""))
+            .inspector(Clock.systemUTC(), Map.of("HOSTNAME", "laptop"))
+            .orElseThrow()
+            .inspect();
+
+    assertThat(outsideAPod.state()).isEqualTo(LeaseInfo.State.UNREADABLE);
+    assertThat(outsideAPod.detail())
+        .hasValueSatisfying(d -> assertThat(d).contains("KUBERNETES_SERVICE_HOST is unset"));
   }
 }

@@ -16,6 +16,7 @@ import io.sf2loki.tck.SimulatedTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -66,7 +67,8 @@ final class K8sLeaseElection implements LeaseElection {
   public Candidate join(String identity, Optional<EpochFloor> floor) {
     FaultyTransport transport = new FaultyTransport(time);
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, new SimpleMeterRegistry());
+        new CoordinatorEnvironment(
+            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
     K8sLeaseCoordinator coordinator =
         new K8sLeaseCoordinator(server.api(transport), identity, config, env, time::sleep);
     return new Candidate() {

@@ -12,12 +12,14 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.tck.SimulatedTime;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** A fabric8 CRUD mock API server and k8s-lease coordinators on a shared simulated timeline. */
@@ -26,7 +28,8 @@ final class K8sLeaseFixture implements AutoCloseable {
   static final Duration DURATION = Duration.ofSeconds(30);
   static final Duration RENEW = Duration.ofSeconds(10);
 
-  final SimulatedTime time = new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"));
+  final SimulatedTime time =
+      new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sim"));
   final K8sLeaseConfig config =
       new K8sLeaseConfig(
           "default", "sf2loki-leader", Optional.empty(), DURATION, RENEW, Optional.empty());
@@ -53,7 +56,8 @@ final class K8sLeaseFixture implements AutoCloseable {
 
   K8sLeaseCoordinator coordinator(String identity, Optional<EpochFloor> floor) throws Exception {
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, new SimpleMeterRegistry());
+        new CoordinatorEnvironment(
+            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
     return new K8sLeaseCoordinator(api(), identity, config, env, time::sleep);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.tck.Contender;
 import io.sf2loki.tck.FakeCheckpointStore;
 import io.sf2loki.tck.RecordingLeadershipListener;
@@ -12,13 +13,15 @@ import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import io.sf2loki.tck.SimulatedTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** A claim whose write stalls past lease_duration, on the in-memory Lease API. */
 class K8sLeaseStalledClaimTest {
 
-  private final SimulatedTime time = new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"));
+  private final SimulatedTime time =
+      new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sim"));
   private final K8sLeaseConfig config =
       new K8sLeaseConfig(
           "default",
@@ -38,7 +41,8 @@ class K8sLeaseStalledClaimTest {
             time.clock(),
             time.ticker(),
             Optional.of(new FakeCheckpointStore()),
-            new SimpleMeterRegistry());
+            new SimpleMeterRegistry(),
+            Map.of());
     RecordingLeadershipListener listener = new RecordingLeadershipListener();
     time.join();
     Contender a =

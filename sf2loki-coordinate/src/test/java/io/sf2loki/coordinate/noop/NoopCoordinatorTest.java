@@ -6,6 +6,8 @@ import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.tck.RecordingLeadershipListener;
 import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import io.sf2loki.testkit.TestTiming;
+import java.time.Clock;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** noop: always leader, unfenced, one term until stop. */
@@ -37,7 +39,8 @@ class NoopCoordinatorTest {
 
   @Test
   void hasNoInspector() {
-    assertThat(new NoopCoordinatorProvider().configure(null).inspector()).isEmpty();
+    assertThat(new NoopCoordinatorProvider().configure(null).inspector(Clock.systemUTC(), Map.of()))
+        .isEmpty();
   }
 
   private static void runQuietly(

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.sf2loki.archfixture.ambient.ReadsTheClock;
+import io.sf2loki.archfixture.ambient.StartsARawThread;
+import io.sf2loki.archfixture.ambient.TakesAThreadFactory;
+import io.sf2loki.archfixture.ambient.UsesTheDefaultThreadFactory;
 import io.sf2loki.archfixture.cycle.a.UsesB;
 import io.sf2loki.archfixture.cycle.b.UsesA;
 import io.sf2loki.archfixture.layers.config.Settings;
@@ -61,5 +64,22 @@ class RulesTest {
     assertThatThrownBy(() -> Rules.NO_AMBIENT_STATE.check(ambient))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("Clock.systemUTC()");
+  }
+
+  @Test
+  void aRawThreadOrADefaultThreadFactoryPoolFailsTheAmbientStateRule() {
+    JavaClasses ambient =
+        new ClassFileImporter()
+            .importClasses(StartsARawThread.class, UsesTheDefaultThreadFactory.class);
+    assertThatThrownBy(() -> Rules.NO_AMBIENT_STATE.check(ambient))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("(2 times)")
+        .hasMessageContaining("StartsARawThread.start")
+        .hasMessageContaining("Executors.newFixedThreadPool(int)");
+  }
+
+  @Test
+  void threadsFromAGivenFactoryPassTheAmbientStateRule() {
+    Rules.NO_AMBIENT_STATE.check(new ClassFileImporter().importClasses(TakesAThreadFactory.class));
   }
 }

@@ -17,8 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.random.RandomGenerator;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.entity.UrlEncodedFormEntity;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -79,9 +79,17 @@ public final class OAuthTokenProvider implements TokenProvider {
     this.errors = Counter.builder("sf2loki_auth_errors").register(metrics);
   }
 
-  /** The provider the {@code salesforce} section describes, with the documented retry policy. */
+  /**
+   * The provider the {@code salesforce} section describes, with the documented retry policy.
+   *
+   * @param random the jitter of that policy's backoff
+   */
   public static OAuthTokenProvider fromConfig(
-      SalesforceConfig config, CloseableHttpClient http, Clock clock, MeterRegistry metrics) {
+      SalesforceConfig config,
+      CloseableHttpClient http,
+      Clock clock,
+      RandomGenerator random,
+      MeterRegistry metrics) {
     String audience = config.loginUrl().toString().replaceAll("/+$", "");
     TokenGrant grant =
         switch (config.authMode()) {
@@ -94,8 +102,7 @@ public final class OAuthTokenProvider implements TokenProvider {
           case CLIENT_CREDENTIALS ->
               new ClientCredentialsGrant(config.clientId(), config.clientSecret().orElseThrow());
         };
-    Backoff backoff =
-        Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(10), new Random());
+    Backoff backoff = Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(10), random);
     return new OAuthTokenProvider(
         http, config.loginUrl(), grant, config.tokenTtl(), clock, backoff, Sleeper.SYSTEM, metrics);
   }

@@ -11,7 +11,6 @@ import io.sf2loki.spi.SourceProvider;
 import java.io.Closeable;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
@@ -45,7 +44,7 @@ public final class ApexLogSourceProvider implements SourceProvider {
         session.rest(),
         session.serverClock(),
         env,
-        () -> ThreadLocalRandom.current().nextDouble(-1, 1),
+        () -> env.random().nextDouble(-1, 1),
         session.http());
   }
 

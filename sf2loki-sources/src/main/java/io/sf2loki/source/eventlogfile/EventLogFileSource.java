@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,7 @@ public final class EventLogFileSource implements Source {
   private final ElfTypeCycle typeCycle;
   private final ElfMetrics metrics;
   private final Ticker ticker;
+  private final ThreadFactory threads;
   private final Escalation escalation;
   private final CategoryOwnership ownership;
   private final AutoCloseable resources;
@@ -56,6 +58,7 @@ public final class EventLogFileSource implements Source {
       ElfTypeCycle typeCycle,
       ElfMetrics metrics,
       Ticker ticker,
+      ThreadFactory threads,
       Escalation escalation,
       CategoryOwnership ownership,
       AutoCloseable resources) {
@@ -64,6 +67,7 @@ public final class EventLogFileSource implements Source {
     this.typeCycle = typeCycle;
     this.metrics = metrics;
     this.ticker = ticker;
+    this.threads = threads;
     this.escalation = escalation;
     this.ownership = ownership;
     this.resources = resources;
@@ -114,8 +118,8 @@ public final class EventLogFileSource implements Source {
     return Executors.newFixedThreadPool(
         config.concurrency(),
         r -> {
-          Thread t = new Thread(r, "sf2loki-eventlogfile");
-          t.setDaemon(true);
+          Thread t = threads.newThread(r);
+          t.setName("sf2loki-eventlogfile");
           return t;
         });
   }

@@ -81,7 +81,7 @@ public final class EventLogFileSourceProvider implements SourceProvider {
       EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
     CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
     OAuthTokenProvider tokens =
-        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
+        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.random(), env.metrics());
     ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), ElfMetrics.SOURCE);
     SalesforceRestClient rest =
         new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
@@ -115,6 +115,14 @@ public final class EventLogFileSourceProvider implements SourceProvider {
             metrics,
             escalation);
     return new EventLogFileSource(
-        config, rest, cycle, metrics, env.ticker(), escalation, env.categoryOwnership(), resources);
+        config,
+        rest,
+        cycle,
+        metrics,
+        env.ticker(),
+        env.threads(),
+        escalation,
+        env.categoryOwnership(),
+        resources);
   }
 }

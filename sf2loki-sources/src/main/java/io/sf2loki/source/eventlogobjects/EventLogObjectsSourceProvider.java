@@ -12,7 +12,6 @@ import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 /**
@@ -65,7 +64,7 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
         session.rest(),
         session.serverClock(),
         env,
-        () -> ThreadLocalRandom.current().nextDouble(-1, 1),
+        () -> env.random().nextDouble(-1, 1),
         session.http());
   }
 

@@ -26,7 +26,7 @@ public record SalesforceSession(
       SalesforceConfig salesforce, SourceEnvironment env, String source) {
     CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
     OAuthTokenProvider tokens =
-        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.metrics());
+        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.random(), env.metrics());
     ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), source);
     SalesforceRestClient rest =
         new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());

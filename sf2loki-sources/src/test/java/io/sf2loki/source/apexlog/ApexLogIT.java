@@ -14,6 +14,7 @@ import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.RecordingSourceContext;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Secret;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.testkit.TestTiming;
@@ -27,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Predicate;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.junit.jupiter.api.AfterEach;
@@ -75,7 +77,12 @@ class ApexLogIT {
     root.throwIfInvalid();
     SourceEnvironment env =
         new SourceEnvironment(
-            clock, () -> clock.instant().toEpochMilli() * 1_000_000L, metrics, Map.of());
+            clock,
+            () -> clock.instant().toEpochMilli() * 1_000_000L,
+            new Random(1),
+            new NamedThreadFactory("test"),
+            metrics,
+            Map.of());
     RecordingSourceContext ctx = new RecordingSourceContext(clock, checkpoints, stop);
     try (ApexLogSource source =
         ApexLogSourceProvider.create(config, rest, clock::instant, env, () -> 0, () -> {})) {

@@ -11,6 +11,7 @@ import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.spi.CategoryOwnership;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Secret;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.Ticker;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /** The fake org plus the real client stack, and sources built on it. */
@@ -106,7 +108,14 @@ final class ElfFixture implements AutoCloseable {
             metrics);
     SalesforceRestClient rest = new SalesforceRestClient(http, tokens, "60.0", serverClock);
     SourceEnvironment env =
-        new SourceEnvironment(clock, Ticker.SYSTEM, metrics, Map.of("job", "sf2loki"), ownership);
+        new SourceEnvironment(
+            clock,
+            Ticker.SYSTEM,
+            new Random(1),
+            new NamedThreadFactory("test"),
+            metrics,
+            Map.of("job", "sf2loki"),
+            ownership);
     return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {});
   }
 

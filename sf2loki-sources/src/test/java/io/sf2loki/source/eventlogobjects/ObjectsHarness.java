@@ -11,6 +11,7 @@ import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.RecordingSourceContext;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Secret;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.testkit.TestTiming;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -75,6 +77,8 @@ final class ObjectsHarness implements AutoCloseable {
         new SourceEnvironment(
             clock,
             () -> clock.instant().toEpochMilli() * 1_000_000L,
+            new Random(1),
+            new NamedThreadFactory("test"),
             metrics,
             Map.of("job", "sf2loki"));
     RecordingSourceContext ctx = new RecordingSourceContext(clock, checkpoints, stopWhen);

@@ -1,0 +1,26 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.config.LaneConfig;
+import io.sf2loki.spi.Source;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** One lane of a run: its bounded queue, the hand-off between its stages, its live producers. */
+final class LaneRuntime {
+
+  final Source.Lane lane;
+  final LaneQueue queue;
+  final BatchHandoff handoff = new BatchHandoff();
+  final AtomicInteger producers = new AtomicInteger();
+
+  LaneRuntime(Source.Lane lane, LaneConfig bounds) {
+    this.lane = lane;
+    this.queue = new LaneQueue(bounds.queueMaxEntries(), bounds.queueMaxBytes());
+  }
+
+  /** A source of this lane ended; the last one closes the queue. */
+  void producerDone() {
+    if (producers.decrementAndGet() == 0) {
+      queue.close();
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.config.LaneConfig;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.StopSignal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of a {@link Pipeline}: starts the lane stages (two threads per lane) and one thread per
+ * source, waits until the run ends (the lanes drained, the grace expired, or an abort) and tears
+ * everything down before returning; threads stuck in I/O beyond the join timeout are abandoned,
+ * never allowed to commit (invariant 1).
+ */
+final class PipelineRun {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineRun.class);
+
+  private final PipelineParts parts;
+  private final PipelineSettings settings;
+  private final Committer committer;
+  private final RunControl control = new RunControl();
+  private final Map<Source.Lane, LaneRuntime> lanes = new EnumMap<>(Source.Lane.class);
+
+  /**
+   * @param loaded the checkpoint document as loaded at run start
+   */
+  PipelineRun(PipelineParts parts, Map<String, String> loaded) {
+    this.parts = parts;
+    this.settings = parts.settings();
+    this.committer = new Committer(parts.store(), parts.fence(), parts.metrics(), loaded);
+    for (Source s : parts.sources()) {
+      lanes
+          .computeIfAbsent(s.lane(), lane -> new LaneRuntime(lane, settings.lane(lane)))
+          .producers
+          .incrementAndGet();
+    }
+  }
+
+  /** Runs to the end; see {@link Pipeline#run}. */
+  PipelineOutcome run(StopSignal stop) throws InterruptedException {
+    List<Thread> workers = startWorkers();
+    List<Thread> sources = startSources();
+    Thread watcher = watch(stop);
+    try {
+      awaitEnd(workers.size());
+    } catch (InterruptedException e) {
+      control.abort();
+      throw e;
+    } finally {
+      tearDown(workers, sources, watcher);
+    }
+    return control.outcome();
+  }
+
+  /** Two threads per lane, batching and delivery (see {@link BatchHandoff}); both count. */
+  private List<Thread> startWorkers() {
+    LaneShared shared =
+        new LaneShared(
+            parts.sink(),
+            committer,
+            control,
+            parts.metrics(),
+            parts.environment().ticker(),
+            parts.environment().clock());
+    List<Thread> threads = new ArrayList<>();
+    for (LaneRuntime l : lanes.values()) {
+      parts.metrics().attach(l.lane, l.queue);
+      LaneConfig bounds = settings.lane(l.lane);
+      Batcher batcher = new Batcher(bounds.maxEntries(), bounds.maxBytes(), bounds.flushInterval());
+      threads.add(
+          start(
+              "sf2loki-lane-" + l.lane + "-batch",
+              new LaneBatching(l.lane, l.queue, batcher, l.handoff, shared)));
+      threads.add(
+          start(
+              "sf2loki-lane-" + l.lane + "-push",
+              new LaneDelivery(
+                  l.lane, l.handoff, shared, parts.backoff(l.lane), bounds.maxRetryAfter())));
+    }
+    return threads;
+  }
+
+  private List<Thread> startSources() {
+    List<Thread> threads = new ArrayList<>();
+    for (Source source : parts.sources()) {
+      LaneRuntime lane = lanes.get(source.lane());
+      LaneSourceContext ctx =
+          new LaneSourceContext(
+              lane.queue,
+              committer,
+              control,
+              parts.metrics(),
+              settings.staticLabels(),
+              parts.environment().clock());
+      threads.add(start("sf2loki-source-" + source.name(), () -> runSource(source, ctx, lane)));
+    }
+    return threads;
+  }
+
+  private void runSource(Source source, LaneSourceContext ctx, LaneRuntime lane) {
+    try {
+      source.run(ctx);
+    } catch (InterruptedException e) {
+      if (!control.isAborted()) {
+        LOG.warn("source {} was interrupted", source.name());
+      }
+    } catch (Exception e) {
+      if (!control.isAborted()) {
+        LOG.error("source {} failed; stopping the run", source.name(), e);
+        control.sourceFailed(new SourceFailedException(source.name(), e));
+      }
+    } finally {
+      lane.producerDone();
+    }
+  }
+
+  private Thread watch(StopSignal stop) {
+    return start(
+        "sf2loki-pipeline-stop",
+        () -> {
+          try {
+            while (!stop.awaitStop(Duration.ofHours(1))) {
+              // keep waiting
+            }
+            control.requestStop();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the run ended first
+          }
+        });
+  }
+
+  private void awaitEnd(int workers) throws InterruptedException {
+    int running = workers;
+    long deadline = Long.MAX_VALUE;
+    while (running > 0) {
+      if (control.isStopping() && deadline == Long.MAX_VALUE) {
+        deadline = nanoTime() + settings.shutdownGrace().toNanos();
+      }
+      long wait = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - nanoTime();
+      if (wait <= 0) {
+        LOG.warn(
+            "shutdown grace {} expired; abandoning what is not delivered",
+            settings.shutdownGrace());
+        control.abort();
+        return;
+      }
+      RunControl.Event event = control.nextEvent(wait);
+      if (event == RunControl.Event.WORKER_DONE) {
+        running--;
+      } else if (event == RunControl.Event.ABORT) {
+        return;
+      }
+    }
+  }
+
+  private void tearDown(List<Thread> workers, List<Thread> sources, Thread watcher)
+      throws InterruptedException {
+    if (control.isAborted()) {
+      committer.close(); // Invariant 1: nothing commits after an abort
+      lanes
+          .values()
+          .forEach(
+              l -> {
+                l.queue.abort();
+                l.handoff.abort(); // the waiting batch goes back to its batching stage: abandoned
+              });
+      sources.forEach(Thread::interrupt);
+      workers.forEach(Thread::interrupt);
+    }
+    join(workers);
+    join(sources);
+    committer.close();
+    watcher.interrupt();
+    lanes.values().forEach(l -> parts.metrics().detach(l.lane, l.queue));
+  }
+
+  private void join(List<Thread> threads) throws InterruptedException {
+    Duration timeout = settings.joinTimeout();
+    long deadline = nanoTime() + timeout.toNanos();
+    for (Thread t : threads) {
+      long left = Math.max(1, (deadline - nanoTime()) / 1_000_000);
+      t.join(left);
+      if (t.isAlive()) {
+        LOG.warn("{} did not end within {}; leaving it behind", t.getName(), timeout);
+      }
+    }
+  }
+
+  private long nanoTime() {
+    return parts.environment().ticker().nanoTime();
+  }
+
+  private Thread start(String name, Runnable body) {
+    Thread t = parts.environment().threads().newThread(body);
+    t.setName(name);
+    t.start();
+    return t;
+  }
+}

@@ -1,0 +1,82 @@
+package io.sf2loki.pipeline;
+
+import io.sf2loki.config.LaneConfig;
+import io.sf2loki.spi.Source;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a pipeline runs, as one immutable value: the lanes' bounds, the drain and teardown budgets
+ * and the labels on every entry. {@link #defaults()} are the documented defaults ({@code
+ * reference.conf}, pinned by a test); the {@code with…} methods derive a changed copy.
+ *
+ * @param lanes batch, queue and retry bounds of every lane without bounds of its own ({@code
+ *     sink.loki.batch.*}, {@code sink.loki.retry.lane_*}, {@code max_retry_after})
+ * @param laneOverrides lanes with bounds of their own (the streaming lane's flush interval, say)
+ * @param shutdownGrace how long a stop may spend draining ({@code service.shutdown_grace})
+ * @param joinTimeout how long teardown waits for threads stuck in I/O after an abort
+ * @param staticLabels labels stamped over every real entry's own (job, service_name, operator
+ *     labels)
+ */
+public record PipelineSettings(
+    LaneConfig lanes,
+    Map<Source.Lane, LaneConfig> laneOverrides,
+    Duration shutdownGrace,
+    Duration joinTimeout,
+    Map<String, String> staticLabels) {
+
+  public PipelineSettings {
+    Objects.requireNonNull(lanes, "lanes");
+    laneOverrides = Map.copyOf(laneOverrides);
+    requireNotNegative(shutdownGrace, "shutdownGrace");
+    requireNotNegative(joinTimeout, "joinTimeout");
+    staticLabels = Map.copyOf(staticLabels);
+  }
+
+  /** The documented defaults: {@link LaneConfig#defaults()}, a 25s grace, a 35s join timeout. */
+  public static PipelineSettings defaults() {
+    return new PipelineSettings(
+        LaneConfig.defaults(), Map.of(), Duration.ofSeconds(25), Duration.ofSeconds(35), Map.of());
+  }
+
+  /** The bounds {@code lane} runs with: its own, else {@link #lanes}. */
+  public LaneConfig lane(Source.Lane lane) {
+    return laneOverrides.getOrDefault(lane, lanes);
+  }
+
+  /** A copy whose lanes without bounds of their own use {@code bounds}. */
+  public PipelineSettings withLanes(LaneConfig bounds) {
+    return new PipelineSettings(bounds, laneOverrides, shutdownGrace, joinTimeout, staticLabels);
+  }
+
+  /** A copy in which {@code lane} has bounds of its own. */
+  public PipelineSettings withLane(Source.Lane lane, LaneConfig bounds) {
+    Map<Source.Lane, LaneConfig> overrides = new EnumMap<>(Source.Lane.class);
+    overrides.putAll(laneOverrides);
+    overrides.put(Objects.requireNonNull(lane, "lane"), Objects.requireNonNull(bounds, "bounds"));
+    return new PipelineSettings(lanes, overrides, shutdownGrace, joinTimeout, staticLabels);
+  }
+
+  /** A copy with another drain budget. */
+  public PipelineSettings withShutdownGrace(Duration grace) {
+    return new PipelineSettings(lanes, laneOverrides, grace, joinTimeout, staticLabels);
+  }
+
+  /** A copy with another teardown join timeout. */
+  public PipelineSettings withJoinTimeout(Duration timeout) {
+    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, timeout, staticLabels);
+  }
+
+  /** A copy with other static labels. */
+  public PipelineSettings withStaticLabels(Map<String, String> labels) {
+    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, joinTimeout, labels);
+  }
+
+  private static void requireNotNegative(Duration d, String name) {
+    if (Objects.requireNonNull(d, name).isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative: " + d);
+    }
+  }
+}
