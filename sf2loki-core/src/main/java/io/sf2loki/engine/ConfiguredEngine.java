@@ -2,6 +2,7 @@ package io.sf2loki.engine;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
@@ -21,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -54,7 +57,12 @@ public final class ConfiguredEngine {
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
     Sink sink;
     try {
-      sink = config.sink().create(new SinkEnvironment(clock, registry, environment.random()));
+      sink =
+          config
+              .sink()
+              .create(
+                  new SinkEnvironment(
+                      clock, registry, environment.random(), promotedLabels(config)));
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
@@ -96,6 +104,17 @@ public final class ConfiguredEngine {
             .withLanes(config.lanes())
             .withShutdownGrace(config.service().shutdownGrace())
             .withStaticLabels(labels));
+  }
+
+  /** The label names the enabled sources promote from payloads, which the sink keeps as labels. */
+  static Set<String> promotedLabels(Sf2LokiConfig config) {
+    Set<String> names = new TreeSet<>();
+    for (SourceProvider.Factory factory : config.sources().values()) {
+      if (factory instanceof PromotedLabels promoting) {
+        names.addAll(promoting.promotedLabels());
+      }
+    }
+    return names;
   }
 
   /**
