@@ -1,6 +1,7 @@
 package io.sf2loki.coordinate.filelease;
 
 import io.sf2loki.coordinate.internal.LeaseTimingRule;
+import io.sf2loki.files.FileMode;
 import io.sf2loki.spi.ConfigSection;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -15,15 +16,23 @@ import java.util.Optional;
  * @param ttl how long a written lease is valid
  * @param renewInterval how often the leader renews and a standby polls; less than half the ttl
  * @param holderId this process's identity; empty means {@code hostname-pid-random}
+ * @param mode the permissions the lease is written with ({@code coordinate.file_lease.mode})
  */
 public record FileLeaseConfig(
-    Path path, Duration ttl, Duration renewInterval, Optional<String> holderId) {
+    Path path, Duration ttl, Duration renewInterval, Optional<String> holderId, FileMode mode) {
 
   public FileLeaseConfig {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(ttl, "ttl");
     Objects.requireNonNull(renewInterval, "renewInterval");
     Objects.requireNonNull(holderId, "holderId");
+    Objects.requireNonNull(mode, "mode");
+  }
+
+  /** A config whose lease is written 0600. */
+  public FileLeaseConfig(
+      Path path, Duration ttl, Duration renewInterval, Optional<String> holderId) {
+    this(path, ttl, renewInterval, holderId, FileMode.OWNER_ONLY);
   }
 
   /** Binds {@code coordinate.file_lease}, recording every problem on {@code r}. */
@@ -40,7 +49,8 @@ public record FileLeaseConfig(
     Duration ttl = r.positiveDuration("ttl");
     Duration renew = r.positiveDuration("renew_interval");
     LeaseTimingRule.check(r, "renew_interval", renew, "ttl", ttl);
-    return new FileLeaseConfig(path, ttl, renew, r.optionalString("holder_id"));
+    return new FileLeaseConfig(
+        path, ttl, renew, r.optionalString("holder_id"), FileMode.bind(r, "mode"));
   }
 
   /** How long a claimant waits before re-reading its claim: 10% of renew_interval in [50ms, 1s]. */

@@ -32,7 +32,11 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
                 .orElseGet(
                     () -> HolderIds.hostPidRandom(environment.variables(), new SecureRandom()));
         return new FileLeaseCoordinator(
-            new FileLeaseFile(config.path()), holder, config, environment, Sleeper.REAL);
+            new FileLeaseFile(config.path(), config.mode()),
+            holder,
+            config,
+            environment,
+            Sleeper.REAL);
       }
 
       @Override

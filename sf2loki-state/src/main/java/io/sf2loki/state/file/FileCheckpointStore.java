@@ -1,5 +1,7 @@
 package io.sf2loki.state.file;
 
+import io.sf2loki.files.DurableFiles;
+import io.sf2loki.files.StrayFiles;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
@@ -16,7 +18,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.List;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * Checkpoints in a local JSON file.
  *
  * <p>Every read is fresh from disk; every commit or delete re-reads the file, applies the fencing
- * rules and merges only its own keys into what it read, then writes once with {@link AtomicFiles}.
+ * rules and merges only its own keys into what it read, then writes once with {@link DurableFiles}.
  *
  * <p>Locking ({@code <path>.lock}): when {@link StoreEnvironment#singleInstance()} is true (the
  * {@code noop} coordinator) the store takes the lock on its first operation and keeps it until
@@ -49,6 +51,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private final Ticker ticker;
   private final StoreMetrics metrics;
   private final SidecarLock lock;
+  private final StrayFiles strays;
   private Optional<SidecarLock.Held> lifetimeLock;
   private boolean straysCleaned;
   private boolean warnedUnlockedClaim;
@@ -69,6 +72,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.metrics = new StoreMetrics(environment.metrics(), "file");
     this.lock = new SidecarLock(config.path(), locker);
+    this.strays = new StrayFiles(environment.metrics(), "state");
   }
 
   @Override
@@ -178,7 +182,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       return;
     }
     try {
-      AtomicFiles.write(config.path(), StateDocument.serialize(next.get()));
+      DurableFiles.replace(config.path(), StateDocument.serialize(next.get()), config.mode());
     } catch (IOException e) {
       throw new StoreUnavailableException(
           "cannot write state file " + location() + " (" + mutation.verb() + "): " + e, e);
@@ -219,15 +223,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       return; // without the lock a temp file may belong to a live writer
     }
     straysCleaned = true;
-    try {
-      List<Path> removed = AtomicFiles.cleanStrays(config.path());
-      if (!removed.isEmpty()) {
-        LOG.info(
-            "removed {} stray temp file(s) next to {}: {}", removed.size(), location(), removed);
-      }
-    } catch (IOException e) {
-      LOG.warn("could not clean stray temp files next to {}: {}", location(), e.toString());
-    }
+    strays.removeTempFilesOf(config.path(), Instant.MAX);
   }
 
   private void ensureOpen() {

@@ -1,6 +1,7 @@
 package io.sf2loki.state.file;
 
 import io.sf2loki.config.Durations;
+import io.sf2loki.files.FileMode;
 import io.sf2loki.spi.ConfigSection;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -12,8 +13,9 @@ import java.util.Objects;
  *
  * @param path the checkpoint document
  * @param lockTimeout how long a write waits for the sidecar lock under a lease coordinator
+ * @param mode the permissions the document is written with ({@code state.file.mode})
  */
-public record FileStoreConfig(Path path, Duration lockTimeout) {
+public record FileStoreConfig(Path path, Duration lockTimeout, FileMode mode) {
 
   /** Default location of the document. */
   public static final Path DEFAULT_PATH = Path.of("/var/lib/sf2loki/state.json");
@@ -21,6 +23,12 @@ public record FileStoreConfig(Path path, Duration lockTimeout) {
   public FileStoreConfig {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(lockTimeout, "lockTimeout");
+    Objects.requireNonNull(mode, "mode");
+  }
+
+  /** A config written with the default mode, 0600. */
+  public FileStoreConfig(Path path, Duration lockTimeout) {
+    this(path, lockTimeout, FileMode.OWNER_ONLY);
   }
 
   /** A config for {@code path} with the default lock timeout. */
@@ -48,6 +56,6 @@ public record FileStoreConfig(Path path, Duration lockTimeout) {
           "lock_timeout",
           r.path("lock_timeout") + " (" + Durations.format(lockTimeout) + ") must be at most 5m");
     }
-    return new FileStoreConfig(path, lockTimeout);
+    return new FileStoreConfig(path, lockTimeout, FileMode.bind(r, "mode"));
   }
 }

@@ -1,5 +1,6 @@
 package io.sf2loki.state.file;
 
+import io.sf2loki.files.DurableFiles;
 import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Ticker;
@@ -122,7 +123,7 @@ final class SidecarLock {
   private Attempt attempt() {
     FileChannel channel;
     try {
-      Files.createDirectories(AtomicFiles.directoryOf(statePath));
+      Files.createDirectories(DurableFiles.directoryOf(statePath));
       channel =
           FileChannel.open(
               lockPath,
