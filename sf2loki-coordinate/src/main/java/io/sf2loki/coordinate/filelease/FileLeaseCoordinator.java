@@ -1,9 +1,11 @@
 package io.sf2loki.coordinate.filelease;
 
 import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
+import io.sf2loki.coordinate.internal.DuplicateHolderException;
 import io.sf2loki.coordinate.internal.EpochRule;
 import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.files.StrayFiles;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.Ticker;
@@ -12,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,10 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
   private final Clock clock;
   private final Ticker ticker;
   private final EpochRule epochs;
+  private final String instance = UUID.randomUUID().toString();
+  private final StrayFiles strays;
+  private boolean straysCleaned;
+  private Optional<FileLeaseDocument> twinSeen = Optional.empty();
   private long lastGoodNanos;
 
   /**
@@ -60,6 +67,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     this.clock = environment.clock();
     this.ticker = environment.ticker();
     this.epochs = new EpochRule(environment.epochFloor(), storage.location());
+    this.strays = new StrayFiles(environment.metrics(), "lease");
   }
 
   @Override
@@ -74,6 +82,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
   @Override
   protected Optional<LeaseTerm> campaign(StopSignal stop) throws InterruptedException {
+    removeStraysOnce();
     while (!stop.isStopRequested()) {
       LeaseRead read = storage.read();
       if (read instanceof LeaseRead.Unknown u) {
@@ -81,6 +90,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       } else if (read instanceof LeaseRead.Present p
           && !p.document().isExpiredAt(clock.instant())) {
         LOG.debug("file lease {} is held by {}", location(), p.document().holder());
+        refuseLiveTwin(p.document());
       } else {
         Optional<LeaseTerm> won = claim(read, stop);
         if (won.isPresent() || stop.isStopRequested()) {
@@ -117,9 +127,8 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       LOG.info("file lease {} changed while the epoch was computed; backing off", location());
       return Optional.empty();
     }
-    FileLeaseDocument mine = new FileLeaseDocument(holder, clock.instant().plus(ttl), epoch);
     try {
-      storage.write(mine);
+      storage.write(mine(clock.instant().plus(ttl), epoch));
     } catch (IOException e) {
       LOG.warn("cannot write file lease {}; retrying: {}", location(), e.toString());
       pause(renewInterval, stop);
@@ -138,7 +147,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     LeaseRead check = storage.read();
     boolean won =
         check instanceof LeaseRead.Present p
-            && p.document().holder().equals(holder)
+            && p.document().writtenBy(holder, instance)
             && p.document().epoch() == epoch
             && !p.document().isExpiredAt(clock.instant());
     if (!won) {
@@ -173,6 +182,14 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       if (!doc.holder().equals(holder)) {
         return Optional.of("taken over by another holder (" + doc.holder() + ")");
       }
+      if (!doc.writtenBy(holder, instance)) {
+        return Optional.of(
+            "rewritten by another process using our holder identity "
+                + holder
+                + " (instance "
+                + doc.instance().orElse("none")
+                + "): identities must be unique per process");
+      }
       if (doc.epoch() > term.epoch()) {
         return Optional.of("taken over at a higher epoch (" + doc.epoch() + ")");
       }
@@ -200,7 +217,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     }
     long start = ticker.nanoTime();
     try {
-      storage.write(new FileLeaseDocument(holder, clock.instant().plus(ttl), term.epoch()));
+      storage.write(mine(clock.instant().plus(ttl), term.epoch()));
     } catch (IOException e) {
       if (sinceLastGood().compareTo(ttl) >= 0) {
         return Optional.of("renewal failing past ttl (" + e + ")");
@@ -227,9 +244,51 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
    */
   private void holdOff(long epoch) {
     try {
-      storage.write(new FileLeaseDocument(holder, clock.instant().plus(ttl), epoch));
+      storage.write(mine(clock.instant().plus(ttl), epoch));
     } catch (IOException e) {
       LOG.warn("cannot rewrite late file lease {}: {}", location(), e.toString());
+    }
+  }
+
+  private FileLeaseDocument mine(java.time.Instant expiresAt, long epoch) {
+    return new FileLeaseDocument(holder, expiresAt, epoch, Optional.of(instance));
+  }
+
+  /**
+   * A live lease with our identity but not our instance token is either our crashed predecessor's
+   * (it never changes and expires) or a twin's, another live process configured with our identity.
+   * A twin renews it: seeing the same foreign token with a later expiry proves one, and running
+   * beside it would give two leaders who each take the lease for their own.
+   *
+   * @throws DuplicateHolderException when a twin renewed the lease
+   */
+  private void refuseLiveTwin(FileLeaseDocument lease) {
+    if (!lease.holder().equals(holder) || lease.writtenBy(holder, instance)) {
+      twinSeen = Optional.empty();
+      return;
+    }
+    Optional<FileLeaseDocument> before = twinSeen;
+    twinSeen = Optional.of(lease);
+    if (before.isPresent()
+        && before.get().instance().equals(lease.instance())
+        && lease.expiresAt().isAfter(before.get().expiresAt())) {
+      throw new DuplicateHolderException(
+          location(),
+          holder,
+          "coordinate.file_lease.holder_id",
+          lease.instance().orElse("(none written)"),
+          instance);
+    }
+  }
+
+  /**
+   * Temp files of writers that crashed mid-write. Only those older than a ttl are taken: a live
+   * replica's write lasts milliseconds, and one stalled for a whole ttl has lost its term anyway.
+   */
+  private void removeStraysOnce() {
+    if (!straysCleaned) {
+      straysCleaned = true;
+      storage.removeStrays(clock.instant().minus(ttl), strays);
     }
   }
 
@@ -237,14 +296,18 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     return Duration.ofNanos(ticker.nanoTime() - lastGoodNanos);
   }
 
+  /**
+   * Releases only a lease that still carries our instance token: another process configured with
+   * our identity may hold it now, and expiring its live lease would let a standby in beside it.
+   */
   @Override
   protected void release(LeaseTerm term) {
     LeaseRead read = storage.read();
     if (read instanceof LeaseRead.Present p
-        && p.document().holder().equals(holder)
+        && p.document().writtenBy(holder, instance)
         && p.document().epoch() == term.epoch()) {
       try {
-        storage.write(new FileLeaseDocument(holder, clock.instant(), term.epoch()));
+        storage.write(mine(clock.instant(), term.epoch()));
       } catch (IOException e) {
         LOG.warn(
             "cannot release file lease {}; it expires by itself: {}", location(), e.toString());

@@ -10,6 +10,7 @@ import io.sf2loki.tck.RecordingLeadershipListener.Kind;
 import io.sf2loki.testkit.TestTiming;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,6 +71,20 @@ class FileLeaseCoordinatorTest {
     assertThat(doc.expiresAt()).isAfter(fx.time.instant());
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fx.lease)))
         .isEqualTo("rw-------");
+  }
+
+  @Test
+  void tempFilesOfACrashedLeaseWriterAreRemovedAtStartAndALiveWritersAreKept() throws Exception {
+    Path crashed = Files.createFile(dir.resolve(".leader.lease.crashed.tmp"));
+    Path live = Files.createFile(dir.resolve(".leader.lease.live.tmp"));
+    Files.setLastModifiedTime(crashed, FileTime.from(fx.time.instant().minusSeconds(120)));
+    Files.setLastModifiedTime(live, FileTime.from(fx.time.instant()));
+
+    Contender a = start("a");
+    await(a::isLeading);
+
+    assertThat(crashed).doesNotExist();
+    assertThat(live).exists();
   }
 
   @Test
