@@ -37,7 +37,7 @@ final class Committer {
     this.fence = fence;
     this.metrics = metrics;
     this.positions = new HashMap<>(positions);
-    this.positions.remove(CheckpointToken.RESERVED_EPOCH_KEY);
+    this.positions.keySet().removeIf(CheckpointToken::isReserved);
   }
 
   /**

@@ -8,6 +8,7 @@ import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.StoreUnsafeException;
 import java.util.function.Supplier;
 
 /**
@@ -74,6 +75,8 @@ public final class StoreMetrics {
       return "locked";
     } else if (e instanceof StoreUnavailableException) {
       return "unavailable";
+    } else if (e instanceof StoreUnsafeException) {
+      return "unsafe";
     }
     return "error";
   }
