@@ -3,6 +3,7 @@ package io.sf2loki.daemon;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.TopologyWarnings;
 import io.sf2loki.daemon.http.HealthServer;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
@@ -50,6 +51,7 @@ final class DaemonService implements DaemonRunner {
         config.store().location(),
         config.coordinatorType(),
         config.sources().keySet());
+    TopologyWarnings.of(config).forEach(w -> LOG.warn("unsafe topology: {}", w));
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = PrometheusRegistries.create(BuildInfo.version());
     StopTrigger stop = new StopTrigger();

@@ -7,8 +7,10 @@ import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.LeaseInspector;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,6 +26,16 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
   public Factory configure(ConfigSection section) {
     FileLeaseConfig config = FileLeaseConfig.bind(section);
     return new Factory() {
+      @Override
+      public Optional<Duration> leaseDuration() {
+        return Optional.of(config.ttl());
+      }
+
+      @Override
+      public Optional<Path> leaseFile() {
+        return Optional.of(config.path());
+      }
+
       @Override
       public Coordinator create(CoordinatorEnvironment environment) {
         String holder =
