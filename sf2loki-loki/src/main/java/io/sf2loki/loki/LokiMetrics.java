@@ -42,6 +42,14 @@ public final class LokiMetrics {
         .increment();
   }
 
+  /** Counts one dropped entry that could not be written to the dead-letter file. */
+  void deadLetterWriteFailed() {
+    Counter.builder("sf2loki_dead_letter_write_failures")
+        .description("Dropped entries that could not be appended to sink.loki.dead_letter_file")
+        .register(registry)
+        .increment();
+  }
+
   void demoted(String label) {
     Counter.builder("sf2loki_labels_demoted")
         .description("Labels outside the allowlist moved to structured metadata at the sink")
