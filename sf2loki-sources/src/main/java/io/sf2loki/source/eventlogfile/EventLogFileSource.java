@@ -80,6 +80,7 @@ public final class EventLogFileSource implements Source {
 
   @Override
   public void run(SourceContext ctx) throws InterruptedException {
+    typeCycle.removeStraySpools();
     ExecutorService workers = newWorkers();
     Duration authBackoff = AUTH_BACKOFF_START;
     try {
