@@ -110,6 +110,28 @@ public abstract class LeaseCoordinatorContract extends CoordinatorContract {
   }
 
   /**
+   * Two processes configured with one explicit identity: the second sees the live lease renewed by
+   * a process that is not itself, refuses to run (its {@code run} ends with an error naming the
+   * identity) and never acquires; the leader keeps leading.
+   */
+  @Test
+  void aSecondProcessWithTheSameIdentityRefusesToRunBesideTheLiveLeader() throws Exception {
+    Contender a = start("replica-a", Optional.empty());
+    await("replica-a acquires", a::isLeading);
+
+    Contender twin =
+        Contender.start(
+            time, "replica-a-twin", election().join("replica-a", Optional.empty()).coordinator());
+    await("the twin gives up", () -> !twin.participant().thread().isAlive());
+
+    assertThatThrownBy(() -> twin.participant().join(Duration.ofSeconds(10)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("'replica-a'");
+    assertThat(twin.listener().acquired()).isEmpty();
+    assertThat(a.currentTerm()).isPresent();
+  }
+
+  /**
    * While a leader renews, a standby never acquires, and the leader keeps its one term and epoch.
    */
   @Test

@@ -10,14 +10,12 @@ import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.StoreUnsafeException;
-import io.sf2loki.spi.Term;
 import io.sf2loki.tck.FakeTerm;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -90,31 +88,6 @@ public abstract class ConditionalWriteContract {
    */
   protected abstract void ignoreConditionalHeaders();
 
-  /** The daemon's term under {@code noop}: current, unfenced. */
-  protected static Term noopTerm(String holder) {
-    return new Term() {
-      @Override
-      public long epoch() {
-        return 0;
-      }
-
-      @Override
-      public String holder() {
-        return holder;
-      }
-
-      @Override
-      public OptionalLong fencingEpoch() {
-        return OptionalLong.empty();
-      }
-
-      @Override
-      public boolean isCurrent() {
-        return true;
-      }
-    };
-  }
-
   /** A store of a single-instance ({@code noop}) daemon or CLI. */
   protected final ConditionalCheckpointStore singleInstanceStore() {
     return newStore(object, RetryPolicy.standard(4), singleInstance());
@@ -164,10 +137,10 @@ public abstract class ConditionalWriteContract {
   void aSecondSingleInstanceDaemonOnTheSameObjectIsAnErrorNotASilentMerge() {
     ConditionalCheckpointStore first = singleInstanceStore();
     ConditionalCheckpointStore second = singleInstanceStore();
-    first.commit(Map.of("a", "1"), noopTerm("host-a"));
-    second.commit(Map.of("b", "1"), noopTerm("host-b"));
+    first.commit(Map.of("a", "1"), FakeTerm.unfenced("host-a"));
+    second.commit(Map.of("b", "1"), FakeTerm.unfenced("host-b"));
 
-    assertThatThrownBy(() -> first.commit(Map.of("a", "2"), noopTerm("host-a")))
+    assertThatThrownBy(() -> first.commit(Map.of("a", "2"), FakeTerm.unfenced("host-a")))
         .isInstanceOf(StoreLockedException.class)
         .hasMessageContaining("another sf2loki instance is writing " + location(object))
         .hasMessageContaining("run one instance per state object, or use a lease coordinator");
@@ -183,10 +156,10 @@ public abstract class ConditionalWriteContract {
   @Test
   void anOperatorsWriteUnderNoopIsMergedIntoTheDaemonsNextCommit() {
     ConditionalCheckpointStore daemon = singleInstanceStore();
-    daemon.commit(Map.of("a", "1"), noopTerm("host-a"));
+    daemon.commit(Map.of("a", "1"), FakeTerm.unfenced("host-a"));
     singleInstanceStore().commit(Map.of("b", "operator"), Fence.NONE);
 
-    daemon.commit(Map.of("a", "2"), noopTerm("host-a"));
+    daemon.commit(Map.of("a", "2"), FakeTerm.unfenced("host-a"));
 
     assertThat(store().loadAll()).containsEntry("a", "2").containsEntry("b", "operator");
   }
@@ -234,7 +207,7 @@ public abstract class ConditionalWriteContract {
     ConditionalCheckpointStore store =
         newProbingStore(object, RetryPolicy.standard(4), singleInstance());
 
-    store.commit(Map.of("k", "v"), noopTerm("host-a"));
+    store.commit(Map.of("k", "v"), FakeTerm.unfenced("host-a"));
 
     assertThat(store().load("k")).contains("v");
   }
