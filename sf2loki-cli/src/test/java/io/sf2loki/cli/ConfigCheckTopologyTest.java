@@ -10,22 +10,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code config check} warns, saying why, about topologies that validate but cannot be safe. */
 class ConfigCheckTopologyTest {
 
-  private static final String VALID =
-      """
-      salesforce {
-        auth_mode = client_credentials
-        login_url = "https://acme.my.salesforce.com"
-        client_id = "3MVG9-test"
-        client_secret = "not-a-real-secret"
-      }
-      sink.loki.url = "http://127.0.0.1:3100"
-      """;
-
   @TempDir Path dir;
 
   private CliRun check(String config) throws Exception {
     Path file = dir.resolve("sf2loki.conf");
-    Files.writeString(file, VALID + config);
+    Files.writeString(file, ConfigCommandTest.VALID + config);
     return CliRun.of("--config", file.toString(), "config", "check");
   }
 

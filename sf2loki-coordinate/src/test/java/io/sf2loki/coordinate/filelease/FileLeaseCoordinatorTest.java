@@ -2,6 +2,7 @@ package io.sf2loki.coordinate.filelease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.coordinate.support.FaultyLeaseStorage;
 import io.sf2loki.spi.Term;
 import io.sf2loki.tck.Contender;
@@ -22,7 +23,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Acquire, renew, surrender and release of one file-lease contender. */
+/**
+ * Acquire, renew, surrender and release of one file-lease contender, including beside another
+ * process configured with the same holder id: each writes its own instance token, so neither renews
+ * the other's lease as its own and a release never expires the other's live lease.
+ */
 class FileLeaseCoordinatorTest {
 
   private static final Duration STEP = Duration.ofMillis(500);
@@ -208,5 +213,47 @@ class FileLeaseCoordinatorTest {
         .isPresent();
     await(() -> a.listener().held().isEmpty());
     assertThat(a.listener().acquired()).hasSize(1);
+  }
+
+  @Test
+  void aLeaseRewrittenByAnotherProcessWithOurHolderIdIsNotRenewedAsOurs() throws Exception {
+    Contender a = start("sf2loki-a");
+    await(a::isLeading);
+    long epoch = a.currentTerm().orElseThrow().epoch();
+
+    fx.write(
+        new FileLeaseDocument(
+            "sf2loki-a", fx.time.instant().plusSeconds(30), epoch, Optional.of("twin")));
+    await(() -> a.listener().held().isEmpty());
+
+    assertThat(fx.document().instance()).contains("twin");
+  }
+
+  @Test
+  void releaseNeverExpiresALeaseCarryingAnotherProcesssToken() throws Exception {
+    Contender a = start("sf2loki-a");
+    await(a::isLeading);
+    Term term = a.currentTerm().orElseThrow();
+    FileLeaseDocument twins =
+        new FileLeaseDocument(
+            "sf2loki-a", fx.time.instant().plusSeconds(30), term.epoch(), Optional.of("twin"));
+    fx.write(twins);
+
+    ((FileLeaseCoordinator) a.coordinator()).release((LeaseTerm) term);
+
+    assertThat(fx.document()).isEqualTo(twins);
+  }
+
+  @Test
+  void aCrashedPredecessorsLeaseWithOurHolderIdIsTakenOnceItExpires() throws Exception {
+    fx.write(
+        new FileLeaseDocument(
+            "sf2loki-a", fx.time.instant().plusSeconds(20), 3, Optional.of("crashed")));
+    Contender restarted = start("sf2loki-a");
+
+    await(restarted::isLeading);
+
+    assertThat(restarted.currentTerm().orElseThrow().epoch()).isEqualTo(4);
+    assertThat(fx.document().instance()).isPresent().get().isNotEqualTo("crashed");
   }
 }
