@@ -7,6 +7,7 @@ import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.Term;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -124,7 +125,7 @@ public abstract class LeaseCoordinatorContract extends CoordinatorContract {
             time, "replica-a-twin", election().join("replica-a", Optional.empty()).coordinator());
     await("the twin gives up", () -> !twin.participant().thread().isAlive());
 
-    assertThatThrownBy(() -> twin.participant().join(Duration.ofSeconds(10)))
+    assertThatThrownBy(() -> twin.participant().join(TestTiming.seconds(10)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("'replica-a'");
     assertThat(twin.listener().acquired()).isEmpty();

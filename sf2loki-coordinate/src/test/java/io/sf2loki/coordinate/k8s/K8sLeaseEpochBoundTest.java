@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sf2loki.tck.Contender;
 import io.sf2loki.tck.FakeEpochFloor;
-import java.time.Duration;
+import io.sf2loki.testkit.TestTiming;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,7 +38,7 @@ class K8sLeaseEpochBoundTest {
             "pod-a",
             fx.coordinator("pod-a", Optional.of(FakeEpochFloor.of(Integer.MAX_VALUE))));
 
-    assertThatThrownBy(() -> a.participant().join(Duration.ofSeconds(10)))
+    assertThatThrownBy(() -> a.participant().join(TestTiming.seconds(10)))
         .isInstanceOf(EpochBound.EpochOutOfRangeException.class)
         .hasMessageContaining("epoch 2147483648")
         .hasMessageContaining("int32 leaseTransitions")
