@@ -49,9 +49,10 @@ final class LaneBatching implements Runnable {
       ended = consume();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
-    } catch (RuntimeException | Error e) {
+    } catch (Throwable e) {
       // An Error too (the snappy native library failing to load, an OutOfMemoryError while
-      // encoding): without fail() the other stage and the lane's producers would wait forever.
+      // encoding), or a checked exception a sink threw undeclared: without fail() the other stage
+      // and the lane's producers would wait forever, or the run would end as if completed.
       LOG.error("{} lane batching failed", lane, e);
       s.control().fail(e);
       if (e instanceof Error error) {

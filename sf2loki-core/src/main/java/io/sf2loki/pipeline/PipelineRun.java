@@ -110,7 +110,9 @@ final class PipelineRun {
       if (!control.isAborted()) {
         LOG.warn("source {} was interrupted", source.name());
       }
-    } catch (Exception e) {
+    } catch (Throwable e) {
+      // An Error too (a StackOverflowError, a class that failed to load): a source that died of one
+      // must fail the run, never let its lane close as if it had finished.
       if (!control.isAborted()) {
         LOG.error("source {} failed; stopping the run", source.name(), e);
         control.sourceFailed(new SourceFailedException(source.name(), e));

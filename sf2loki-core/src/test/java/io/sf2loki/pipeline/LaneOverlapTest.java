@@ -131,6 +131,34 @@ class LaneOverlapTest {
   }
 
   @Test
+  void aCheckedExceptionAPushThrowsUndeclaredFailsTheRunInsteadOfCompletingIt() throws Exception {
+    java.io.IOException undeclared = new java.io.IOException("thrown past the Sink contract");
+    Sink sneaky =
+        new Sink() {
+          @Override
+          public void push(Batch batch) {
+            LaneOverlapTest.<RuntimeException>throwUnchecked(undeclared);
+          }
+        };
+
+    PipelineOutcome outcome =
+        Runs.start(
+                fast(List.of(new Burst(30, LaneOverlapTest::perBatchKey)), sneaky, store, term)
+                    .lanes(TENS)
+                    .build())
+            .outcome()
+            .get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+
+    assertThat(outcome).isEqualTo(new PipelineOutcome.Failed(undeclared));
+    assertThat(store.commits()).isEmpty();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> void throwUnchecked(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  @Test
   void batchesArePushedAndCommittedInTheOrderFormedUnderRetries() throws Exception {
     sink.failRetryably(7);
     List<String> violations = new CopyOnWriteArrayList<>();

@@ -191,6 +191,19 @@ class PipelineCommitTest {
   }
 
   @Test
+  void sourceEndedByAnErrorFailsTheRunInsteadOfCompletingIt() throws Exception {
+    StackOverflowError error = new StackOverflowError("injected");
+    ScriptedSource dying = elf(4).failingAtEnd(error);
+
+    PipelineOutcome outcome = runToEnd(fast(List.of(dying), sink, store, term));
+
+    assertThat(outcome)
+        .isInstanceOfSatisfying(
+            PipelineOutcome.Failed.class,
+            f -> assertThat(f.cause()).isInstanceOf(SourceFailedException.class).hasCause(error));
+  }
+
+  @Test
   void staticLabelsAreStampedOverEntryLabelsAndIngestIsCounted() throws Exception {
     runToEnd(fast(List.of(elf(2)), sink, store, term).staticLabels(Map.of("job", "custom")));
 
