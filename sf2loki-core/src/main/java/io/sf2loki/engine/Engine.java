@@ -144,6 +144,10 @@ public final class Engine implements AutoCloseable {
         status.set(new EngineStatus.Standby());
         try (Coordinator coordinator = coordinators.get()) {
           coordinator.run(listener, round);
+        } catch (RuntimeException | Error e) {
+          // The coordinator released what it held (or its lease expires); the term ended with it.
+          LOG.error("the coordinator failed; stopping", e);
+          outcome.compareAndSet(null, new EngineOutcome.Failed(e));
         }
         if (outcome.get() == null && !stop.isStopRequested()) {
           Duration pause = settings.resignBackoff();

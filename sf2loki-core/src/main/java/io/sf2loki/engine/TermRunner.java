@@ -94,16 +94,24 @@ final class TermRunner implements LeadershipListener {
       control.finish(new EngineOutcome.Failed(e));
       return;
     }
-    // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
-    metrics.acquired(term.epoch());
-    control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
-    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
-    StopTrigger stop = new StopTrigger();
-    Pipeline pipeline = pipelines.apply(term);
-    termStop = stop;
-    running = threads.newThread(() -> runTerm(pipeline, stop, term));
-    running.setName("sf2loki-term-" + term.epoch());
-    running.start();
+    try {
+      StopTrigger stop = new StopTrigger();
+      Pipeline pipeline = pipelines.apply(term);
+      Thread thread = threads.newThread(() -> runTerm(pipeline, stop, term));
+      thread.setName("sf2loki-term-" + term.epoch());
+      // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
+      metrics.acquired(term.epoch());
+      control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
+      LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
+      termStop = stop;
+      running = thread;
+      thread.start();
+    } catch (Throwable e) {
+      // A source that cannot be built, no thread to be had: the term ends as a failure, and the
+      // coordinator releases the lease when the engine stops it.
+      LOG.error("cannot start the pipeline of epoch {}; stopping", term.epoch(), e);
+      control.finish(new EngineOutcome.Failed(e));
+    }
   }
 
   /**
@@ -126,6 +134,9 @@ final class TermRunner implements LeadershipListener {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
+    } catch (Throwable e) {
+      // Never die silently: the engine would go on leading a term that moves nothing.
+      outcome = new PipelineOutcome.Failed(e);
     }
     if (outcome instanceof PipelineOutcome.LostLeadership lost) {
       LOG.warn("leadership lost — standing by (epoch {}): {}", term.epoch(), lost.reason());
