@@ -14,6 +14,7 @@ import io.sf2loki.spi.Term;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -44,6 +45,7 @@ public final class Engine implements AutoCloseable {
   private final EngineEnvironment environment;
   private final EngineMetrics metrics;
   private final PipelineMetrics pipelineMetrics;
+  private final Heartbeat heartbeat;
   private final AtomicReference<EngineStatus> status =
       new AtomicReference<>(new EngineStatus.Starting());
   private final AtomicReference<EngineOutcome> outcome = new AtomicReference<>();
@@ -59,6 +61,7 @@ public final class Engine implements AutoCloseable {
     this.environment = builder.environment;
     this.metrics = new EngineMetrics(environment.metrics(), BuildInfo.version());
     this.pipelineMetrics = new PipelineMetrics(environment.metrics());
+    this.heartbeat = new Heartbeat(environment.ticker());
   }
 
   /**
@@ -92,6 +95,22 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
+   * How long the engine's supervising thread (its campaign loop, the coordinator running on it, the
+   * hand-over of each term) has gone without a heartbeat, once that is at least {@link
+   * EngineSettings#livenessTimeout()}: the thread is stuck, not merely waiting, and a supervisor
+   * should restart the process (for liveness probes). Empty while it beats, before {@link #run} and
+   * when the timeout is zero.
+   */
+  public Optional<Duration> staleHeartbeat() {
+    Duration timeout = settings.livenessTimeout();
+    if (timeout.isZero() || !started.get()) {
+      return Optional.empty();
+    }
+    Duration age = heartbeat.age();
+    return age.compareTo(timeout) >= 0 ? Optional.of(age) : Optional.empty();
+  }
+
+  /**
    * Runs until {@code stop} fires, the sources finish, or a failure.
    *
    * @throws InterruptedException when the calling thread is interrupted
@@ -108,6 +127,7 @@ public final class Engine implements AutoCloseable {
             settings.pipeline().shutdownGrace().plus(Duration.ofSeconds(5)),
             metrics,
             environment.threads(),
+            heartbeat,
             new TermRunner.Control() {
               @Override
               public void resign() {
@@ -134,8 +154,10 @@ public final class Engine implements AutoCloseable {
               }
             });
     Thread relay = relayStop(stop);
+    StopSignal beating = heartbeat.beating(stop); // the relay waits on the bare signal: no beats
     try {
       while (outcome.get() == null && !stop.isStopRequested()) {
+        heartbeat.beat();
         StopTrigger round = new StopTrigger();
         campaign.set(round);
         if (stop.isStopRequested()) {
@@ -143,7 +165,7 @@ public final class Engine implements AutoCloseable {
         }
         status.set(new EngineStatus.Standby());
         try (Coordinator coordinator = coordinators.get()) {
-          coordinator.run(listener, round);
+          coordinator.run(listener, heartbeat.beating(round));
         } catch (RuntimeException | Error e) {
           // The coordinator released what it held (or its lease expires); the term ended with it.
           LOG.error("the coordinator failed; stopping", e);
@@ -152,7 +174,7 @@ public final class Engine implements AutoCloseable {
         if (outcome.get() == null && !stop.isStopRequested()) {
           Duration pause = settings.resignBackoff();
           LOG.info("resigned after losing leadership; campaigning again in {}", pause);
-          stop.awaitStop(pause);
+          beating.awaitStop(pause);
         }
       }
     } finally {

@@ -49,6 +49,7 @@ final class TermRunner implements LeadershipListener {
   private final Duration drainTimeout;
   private final EngineMetrics metrics;
   private final ThreadFactory threads;
+  private final Heartbeat heartbeat;
   private final Control control;
 
   private Thread running;
@@ -60,17 +61,20 @@ final class TermRunner implements LeadershipListener {
       Duration drainTimeout,
       EngineMetrics metrics,
       ThreadFactory threads,
+      Heartbeat heartbeat,
       Control control) {
     this.store = store;
     this.pipelines = pipelines;
     this.drainTimeout = drainTimeout;
     this.metrics = metrics;
     this.threads = threads;
+    this.heartbeat = heartbeat;
     this.control = control;
   }
 
   @Override
   public void onAcquire(Term term) {
+    heartbeat.beat();
     LOG.info("acquired leadership as {}", term.describe());
     try {
       recordEpoch(term);
@@ -165,11 +169,11 @@ final class TermRunner implements LeadershipListener {
       metrics.lost();
       termStop.requestStop();
       try {
-        thread.join(drainTimeout.toMillis());
+        heartbeat.join(thread, drainTimeout); // a long drain is no hung engine
         if (thread.isAlive()) {
           LOG.warn("term {} did not drain within {}; interrupting it", term.epoch(), drainTimeout);
           thread.interrupt();
-          thread.join(drainTimeout.toMillis());
+          heartbeat.join(thread, drainTimeout);
         }
       } catch (InterruptedException e) {
         thread.interrupt();

@@ -11,14 +11,6 @@ import java.util.function.Supplier;
  */
 public final class Readiness {
 
-  /**
-   * The answer of one probe.
-   *
-   * @param status HTTP status
-   * @param body plain-text body
-   */
-  public record Answer(int status, String body) {}
-
   private final Supplier<EngineStatus> status;
   private final Duration unreadyAfterSinkFailing;
   private final Clock clock;

@@ -22,6 +22,8 @@ class HealthServerTest {
   private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
   private final AtomicReference<EngineStatus> status =
       new AtomicReference<>(new EngineStatus.Starting());
+  private final AtomicReference<Optional<Duration>> staleHeartbeat =
+      new AtomicReference<>(Optional.empty());
   private final HttpClient http = HttpClient.newHttpClient();
   private HealthServer server;
 
@@ -29,7 +31,13 @@ class HealthServerTest {
   void start() throws Exception {
     Readiness readiness =
         new Readiness(status::get, Duration.ofMinutes(15), Clock.fixed(NOW, ZoneOffset.UTC));
-    server = HealthServer.start("127.0.0.1", 0, readiness, () -> "sf2loki_leader 1.0\n");
+    server =
+        HealthServer.start(
+            "127.0.0.1",
+            0,
+            new Liveness(staleHeartbeat::get),
+            readiness,
+            () -> "sf2loki_leader 1.0\n");
   }
 
   @AfterEach
@@ -44,9 +52,18 @@ class HealthServerTest {
   }
 
   @Test
-  void livenessIsAlwaysOk() throws Exception {
+  void livenessIsOkWhileTheEngineBeats() throws Exception {
+    status.set(new EngineStatus.Standby()); // leadership never matters to liveness
     assertThat(get("/healthz").statusCode()).isEqualTo(200);
     assertThat(get("/healthz").body()).isEqualTo("ok\n");
+  }
+
+  @Test
+  void staleEngineHeartbeatIsUnhealthyWithItsAge() throws Exception {
+    staleHeartbeat.set(Optional.of(Duration.ofSeconds(312).plusMillis(400)));
+    HttpResponse<String> r = get("/healthz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).isEqualTo("unhealthy: engine heartbeat stale for 312s\n");
   }
 
   @Test
