@@ -2,6 +2,7 @@ package io.sf2loki.engine;
 
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.LaneConfig;
+import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineMetrics;
 import io.sf2loki.pipeline.PipelineSettings;
@@ -89,9 +90,17 @@ public final class Engine implements AutoCloseable {
   public EngineStatus status() {
     EngineStatus current = status.get();
     if (current instanceof EngineStatus.Leading leading) {
-      return new EngineStatus.Leading(leading.epoch(), pipelineMetrics.sinkFailingSince());
+      return new EngineStatus.Leading(
+          leading.epoch(), pipelineMetrics.sinkFailingSince(), stalled());
     }
     return current;
+  }
+
+  private Optional<LaneStall> stalled() {
+    Duration bound = settings.unreadyAfterStall();
+    return bound.isZero()
+        ? Optional.empty()
+        : pipelineMetrics.longestStall().filter(s -> s.duration().compareTo(bound) >= 0);
   }
 
   /**

@@ -144,6 +144,7 @@ final class TermRunner implements LeadershipListener {
     }
     if (outcome instanceof PipelineOutcome.LostLeadership lost) {
       LOG.warn("leadership lost — standing by (epoch {}): {}", term.epoch(), lost.reason());
+      control.status(new EngineStatus.Fenced(term.epoch(), lost.reason()));
       metrics.fencedCommit();
       control.resign();
     } else if (outcome instanceof PipelineOutcome.Completed) {
@@ -166,6 +167,9 @@ final class TermRunner implements LeadershipListener {
     Thread thread = running;
     running = null;
     if (thread != null) {
+      if (!term.isCurrent()) { // lost, not given back: nothing commits during this drain
+        control.status(new EngineStatus.Fenced(term.epoch(), "the lease was lost"));
+      }
       metrics.lost();
       termStop.requestStop();
       try {

@@ -243,13 +243,15 @@ class LaneOverlapTest {
             Ticker.SYSTEM,
             Clock.systemUTC());
     Batcher batcher = new Batcher(10, 1_048_576, Duration.ofHours(1));
+    LaneProgress progress = new LaneProgress(Source.Lane.BULK, queue, Ticker.SYSTEM);
     Thread batching =
-        new Thread(new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, shared));
+        new Thread(new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, progress, shared));
     Thread delivery =
         new Thread(
             new LaneDelivery(
                 Source.Lane.BULK,
                 handoff,
+                progress,
                 shared,
                 Backoff.fixed(Duration.ofMillis(10)),
                 Duration.ofSeconds(60)));

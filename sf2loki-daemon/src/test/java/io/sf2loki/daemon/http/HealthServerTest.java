@@ -3,6 +3,8 @@ package io.sf2loki.daemon.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.engine.EngineStatus;
+import io.sf2loki.pipeline.LaneStall;
+import io.sf2loki.spi.Source;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -98,6 +100,30 @@ class HealthServerTest {
   void briefPushFailuresKeepTheLeaderReady() throws Exception {
     status.set(new EngineStatus.Leading(3, Optional.of(NOW.minus(Duration.ofMinutes(2)))));
     assertThat(get("/readyz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void leaderWhoseTermEndedUnderItIsUnreadyWithReasonFencedUntilItStandsBy() throws Exception {
+    status.set(new EngineStatus.Fenced(3, "a newer leader owns the state"));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body())
+        .isEqualTo("fenced: epoch 3 ended, standing by: a newer leader owns the state\n");
+  }
+
+  @Test
+  void leaderWithAStalledLaneIsDegraded() throws Exception {
+    status.set(
+        new EngineStatus.Leading(
+            3,
+            Optional.empty(),
+            Optional.of(new LaneStall(Source.Lane.BULK, Duration.ofMinutes(6), 100))));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body())
+        .isEqualTo(
+            "degraded: bulk lane stalled for 6m (100 entries queued, nothing taken, pushed or"
+                + " committed)\n");
   }
 
   @Test
