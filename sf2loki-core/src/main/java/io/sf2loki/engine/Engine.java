@@ -91,16 +91,16 @@ public final class Engine implements AutoCloseable {
     EngineStatus current = status.get();
     if (current instanceof EngineStatus.Leading leading) {
       return new EngineStatus.Leading(
-          leading.epoch(), pipelineMetrics.sinkFailingSince(), stalled());
+          leading.epoch(),
+          pipelineMetrics.sinkFailingSince(),
+          pipelineMetrics.longestStall().filter(this::pastStallBound));
     }
     return current;
   }
 
-  private Optional<LaneStall> stalled() {
+  private boolean pastStallBound(LaneStall stall) {
     Duration bound = settings.unreadyAfterStall();
-    return bound.isZero()
-        ? Optional.empty()
-        : pipelineMetrics.longestStall().filter(s -> s.duration().compareTo(bound) >= 0);
+    return !bound.isZero() && stall.duration().compareTo(bound) >= 0;
   }
 
   /**
@@ -111,12 +111,7 @@ public final class Engine implements AutoCloseable {
    * when the timeout is zero.
    */
   public Optional<Duration> staleHeartbeat() {
-    Duration timeout = settings.livenessTimeout();
-    if (timeout.isZero() || !started.get()) {
-      return Optional.empty();
-    }
-    Duration age = heartbeat.age();
-    return age.compareTo(timeout) >= 0 ? Optional.of(age) : Optional.empty();
+    return started.get() ? heartbeat.staleAfter(settings.livenessTimeout()) : Optional.empty();
   }
 
   /**

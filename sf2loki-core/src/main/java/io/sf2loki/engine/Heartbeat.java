@@ -4,6 +4,7 @@ import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.Ticker;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The engine's own heartbeat, on the injected {@link Ticker}: its supervising thread (the campaign
@@ -31,9 +32,10 @@ final class Heartbeat {
     last = ticker.nanoTime();
   }
 
-  /** How long ago the last beat was. */
-  Duration age() {
-    return Duration.ofNanos(Math.max(0, ticker.nanoTime() - last));
+  /** How long ago the last beat was, once that is at least {@code timeout}; zero disables. */
+  Optional<Duration> staleAfter(Duration timeout) {
+    Duration age = Duration.ofNanos(Math.max(0, ticker.nanoTime() - last));
+    return !timeout.isZero() && age.compareTo(timeout) >= 0 ? Optional.of(age) : Optional.empty();
   }
 
   /**
