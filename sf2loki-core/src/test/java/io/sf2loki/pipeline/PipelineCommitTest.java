@@ -183,10 +183,7 @@ class PipelineCommitTest {
 
     PipelineOutcome outcome = runToEnd(fast(List.of(failing), sink, store, term));
 
-    assertThat(outcome)
-        .isInstanceOfSatisfying(
-            PipelineOutcome.Failed.class,
-            f -> assertThat(f.cause()).isInstanceOf(SourceFailedException.class).hasCause(boom));
+    assertFailedBy(outcome, boom);
     assertThat(store.loadAll()).containsEntry("elf:Login", "3");
   }
 
@@ -197,10 +194,17 @@ class PipelineCommitTest {
 
     PipelineOutcome outcome = runToEnd(fast(List.of(dying), sink, store, term));
 
+    assertFailedBy(outcome, error);
+  }
+
+  private static void assertFailedBy(PipelineOutcome outcome, Throwable sourceFailure) {
     assertThat(outcome)
         .isInstanceOfSatisfying(
             PipelineOutcome.Failed.class,
-            f -> assertThat(f.cause()).isInstanceOf(SourceFailedException.class).hasCause(error));
+            f ->
+                assertThat(f.cause())
+                    .isInstanceOf(SourceFailedException.class)
+                    .hasCause(sourceFailure));
   }
 
   @Test

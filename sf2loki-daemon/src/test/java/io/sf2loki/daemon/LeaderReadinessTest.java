@@ -1,43 +1,23 @@
 package io.sf2loki.daemon;
 
-import static io.sf2loki.daemon.EngineRuns.runAsync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.coordinate.noop.NoopCoordinator;
-import io.sf2loki.daemon.http.HealthServer;
-import io.sf2loki.daemon.http.Liveness;
-import io.sf2loki.daemon.http.Readiness;
-import io.sf2loki.engine.Engine;
-import io.sf2loki.engine.EngineEnvironment;
-import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.EngineStatus;
 import io.sf2loki.model.CheckpointToken;
-import io.sf2loki.pipeline.FakeCheckpointStore;
-import io.sf2loki.pipeline.ScriptedSink;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.LeadershipListener;
-import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.StopSignal;
-import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.testkit.TestTiming;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,59 +29,22 @@ import org.junit.jupiter.api.Test;
  */
 class LeaderReadinessTest {
 
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-  private final AtomicLong nanos = new AtomicLong();
-  private final FakeCheckpointStore store = new FakeCheckpointStore();
-  private final ScriptedSink sink = new ScriptedSink();
-  private final StopTrigger stop = new StopTrigger();
+  private final ProbedEngine probed = new ProbedEngine();
   private final CountDownLatch handBack = new CountDownLatch(1);
-  private Engine engine;
-  private HealthServer server;
-  private CompletableFuture<EngineOutcome> run;
-
-  private void start(Supplier<Coordinator> coordinators) throws Exception {
-    EngineEnvironment environment =
-        new EngineEnvironment(
-            Clock.systemUTC(),
-            nanos::get,
-            new Random(1),
-            new NamedThreadFactory("test"),
-            new SimpleMeterRegistry());
-    CountingSource endless = new CountingSource(Long.MAX_VALUE, Duration.ofMillis(5));
-    engine =
-        Engine.builder(coordinators, store, sink, () -> List.of(endless), environment)
-            .shutdownGrace(Duration.ofHours(1))
-            .resignBackoff(Duration.ZERO)
-            .build();
-    server =
-        HealthServer.start(
-            "127.0.0.1",
-            0,
-            new Liveness(engine::staleHeartbeat),
-            new Readiness(engine::status, Duration.ZERO, Clock.systemUTC()),
-            () -> "");
-    run = runAsync(engine, stop);
-  }
 
   @AfterEach
   void stop() throws Exception {
-    stop.requestStop();
-    sink.release();
     handBack.countDown();
-    try {
-      assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
-          .isInstanceOf(EngineOutcome.Stopped.class);
-    } finally {
-      server.close();
-      engine.close();
-    }
+    probed.close();
+  }
+
+  private void start(Supplier<Coordinator> coordinators) throws Exception {
+    CountingSource endless = new CountingSource(Long.MAX_VALUE, Duration.ofMillis(5));
+    probed.start(coordinators, () -> List.of(endless));
   }
 
   private HttpResponse<String> readyz() throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/readyz")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return probed.get("/readyz");
   }
 
   /** The first campaign leads with {@code term} as {@code leader} scripts it; later ones wait. */
@@ -132,9 +75,9 @@ class LeaderReadinessTest {
 
   @Test
   void aStalledPipelineTurnsReadyzUnreadyWithItsReason() throws Exception {
-    sink.stallWhen(batch -> true); // a push that never returns
+    probed.sink.stallWhen(batch -> true); // a push that never returns
     start(() -> new NoopCoordinator("node-a"));
-    await().atMost(TestTiming.seconds(20)).until(() -> !sink.attempts().isEmpty());
+    await().atMost(TestTiming.seconds(20)).until(() -> !probed.sink.attempts().isEmpty());
     assertThat(readyz().statusCode()).isEqualTo(200);
 
     // Time passes in steps until the lane's last move is a whole bound (5m) behind.
@@ -142,7 +85,7 @@ class LeaderReadinessTest {
         .atMost(TestTiming.seconds(20))
         .until(
             () -> {
-              nanos.addAndGet(Duration.ofMinutes(1).toNanos());
+              probed.advance(Duration.ofMinutes(1));
               return readyz().statusCode() == 503;
             });
 
@@ -165,10 +108,11 @@ class LeaderReadinessTest {
               listener.onLose(term);
               term.lose();
             }));
-    await().atMost(TestTiming.seconds(20)).until(() -> !store.commits().isEmpty());
+    await().atMost(TestTiming.seconds(20)).until(() -> !probed.store.commits().isEmpty());
     assertThat(readyz().statusCode()).isEqualTo(200);
 
-    store.commit(Map.of(CheckpointToken.RESERVED_EPOCH_KEY, "9"), Fence.NONE); // a newer leader
+    probed.store.commit(
+        Map.of(CheckpointToken.RESERVED_EPOCH_KEY, "9"), Fence.NONE); // a newer leader
 
     await()
         .atMost(TestTiming.seconds(20))
@@ -189,8 +133,8 @@ class LeaderReadinessTest {
               term.lose(); // revoked before onLose, as the lease coordinators do
               listener.onLose(term);
             }));
-    await().atMost(TestTiming.seconds(20)).until(() -> !store.commits().isEmpty());
-    sink.stallWhen(batch -> true); // the drain waits for Loki, up to the 1h grace
+    await().atMost(TestTiming.seconds(20)).until(() -> !probed.store.commits().isEmpty());
+    probed.sink.stallWhen(batch -> true); // the drain waits for Loki, up to the 1h grace
 
     leaseLost.countDown();
 
@@ -199,8 +143,8 @@ class LeaderReadinessTest {
         .until(
             () ->
                 readyz().body().equals("fenced: epoch 5 ended, standing by: the lease was lost\n"));
-    assertThat(engine.status()).isInstanceOf(EngineStatus.Fenced.class);
-    sink.release();
+    assertThat(probed.engine().status()).isInstanceOf(EngineStatus.Fenced.class);
+    probed.sink.release();
     await().atMost(TestTiming.seconds(20)).until(() -> readyz().body().equals("standby\n"));
   }
 }
