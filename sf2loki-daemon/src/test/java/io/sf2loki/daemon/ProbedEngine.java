@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  * daemon's own health server, running on its own thread (a 1h drain budget, no pause between
  * campaigns). Closing it lets Loki recover, stops the engine and expects it to end as stopped.
  */
-final class ProbedEngine implements AutoCloseable {
+final class ProbedEngine {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -91,8 +91,8 @@ final class ProbedEngine implements AutoCloseable {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  @Override
-  public void close() throws Exception {
+  /** Lets Loki recover, stops the engine and expects it to end as stopped; then closes. */
+  void close() throws Exception {
     if (run == null) {
       return;
     }
