@@ -93,17 +93,21 @@ public final class ConfiguredEngine {
 
   /**
    * The engine's settings from {@code config}: the lanes ({@code sink.loki.batch.*}, {@code
-   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}) and {@code labels};
-   * the rest are {@link EngineSettings#defaults()}.
+   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}), the health bounds
+   * ({@code service.liveness_timeout}, {@code service.unready_after_stall}) and {@code labels}; the
+   * rest are {@link EngineSettings#defaults()}.
    */
   public static EngineSettings settings(Sf2LokiConfig config, Map<String, String> labels) {
     EngineSettings defaults = EngineSettings.defaults();
-    return defaults.withPipeline(
-        defaults
-            .pipeline()
-            .withLanes(config.lanes())
-            .withShutdownGrace(config.service().shutdownGrace())
-            .withStaticLabels(labels));
+    return defaults
+        .withPipeline(
+            defaults
+                .pipeline()
+                .withLanes(config.lanes())
+                .withShutdownGrace(config.service().shutdownGrace())
+                .withStaticLabels(labels))
+        .withLivenessTimeout(config.service().livenessTimeout())
+        .withUnreadyAfterStall(config.service().unreadyAfterStall());
   }
 
   /** The label names the enabled sources promote from payloads, which the sink keeps as labels. */

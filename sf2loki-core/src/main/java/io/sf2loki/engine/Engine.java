@@ -2,6 +2,7 @@ package io.sf2loki.engine;
 
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.LaneConfig;
+import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineMetrics;
 import io.sf2loki.pipeline.PipelineSettings;
@@ -14,6 +15,7 @@ import io.sf2loki.spi.Term;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -44,6 +46,7 @@ public final class Engine implements AutoCloseable {
   private final EngineEnvironment environment;
   private final EngineMetrics metrics;
   private final PipelineMetrics pipelineMetrics;
+  private final Heartbeat heartbeat;
   private final AtomicReference<EngineStatus> status =
       new AtomicReference<>(new EngineStatus.Starting());
   private final AtomicReference<EngineOutcome> outcome = new AtomicReference<>();
@@ -59,6 +62,7 @@ public final class Engine implements AutoCloseable {
     this.environment = builder.environment;
     this.metrics = new EngineMetrics(environment.metrics(), BuildInfo.version());
     this.pipelineMetrics = new PipelineMetrics(environment.metrics());
+    this.heartbeat = new Heartbeat(environment.ticker());
   }
 
   /**
@@ -86,9 +90,28 @@ public final class Engine implements AutoCloseable {
   public EngineStatus status() {
     EngineStatus current = status.get();
     if (current instanceof EngineStatus.Leading leading) {
-      return new EngineStatus.Leading(leading.epoch(), pipelineMetrics.sinkFailingSince());
+      return new EngineStatus.Leading(
+          leading.epoch(),
+          pipelineMetrics.sinkFailingSince(),
+          pipelineMetrics.longestStall().filter(this::pastStallBound));
     }
     return current;
+  }
+
+  private boolean pastStallBound(LaneStall stall) {
+    Duration bound = settings.unreadyAfterStall();
+    return !bound.isZero() && stall.duration().compareTo(bound) >= 0;
+  }
+
+  /**
+   * How long the engine's supervising thread (its campaign loop, the coordinator running on it, the
+   * hand-over of each term) has gone without a heartbeat, once that is at least {@link
+   * EngineSettings#livenessTimeout()}: the thread is stuck, not merely waiting, and a supervisor
+   * should restart the process (for liveness probes). Empty while it beats, before {@link #run} and
+   * when the timeout is zero.
+   */
+  public Optional<Duration> staleHeartbeat() {
+    return started.get() ? heartbeat.staleAfter(settings.livenessTimeout()) : Optional.empty();
   }
 
   /**
@@ -108,6 +131,7 @@ public final class Engine implements AutoCloseable {
             settings.pipeline().shutdownGrace().plus(Duration.ofSeconds(5)),
             metrics,
             environment.threads(),
+            heartbeat,
             new TermRunner.Control() {
               @Override
               public void resign() {
@@ -134,8 +158,10 @@ public final class Engine implements AutoCloseable {
               }
             });
     Thread relay = relayStop(stop);
+    StopSignal beating = heartbeat.beating(stop); // the relay waits on the bare signal: no beats
     try {
       while (outcome.get() == null && !stop.isStopRequested()) {
+        heartbeat.beat();
         StopTrigger round = new StopTrigger();
         campaign.set(round);
         if (stop.isStopRequested()) {
@@ -143,12 +169,16 @@ public final class Engine implements AutoCloseable {
         }
         status.set(new EngineStatus.Standby());
         try (Coordinator coordinator = coordinators.get()) {
-          coordinator.run(listener, round);
+          coordinator.run(listener, heartbeat.beating(round));
+        } catch (RuntimeException | Error e) {
+          // The coordinator released what it held (or its lease expires); the term ended with it.
+          LOG.error("the coordinator failed; stopping", e);
+          outcome.compareAndSet(null, new EngineOutcome.Failed(e));
         }
         if (outcome.get() == null && !stop.isStopRequested()) {
           Duration pause = settings.resignBackoff();
           LOG.info("resigned after losing leadership; campaigning again in {}", pause);
-          stop.awaitStop(pause);
+          beating.awaitStop(pause);
         }
       }
     } finally {

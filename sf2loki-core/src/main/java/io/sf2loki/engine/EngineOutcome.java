@@ -13,7 +13,8 @@ public sealed interface EngineOutcome {
 
   /**
    * A real failure ended the engine (a commit that failed for a reason other than fencing, a source
-   * that crashed). Exit 1.
+   * that crashed, an exception or {@link Error} on a lane, the term's thread or the coordinator's).
+   * Exit 1.
    *
    * @param cause what went wrong
    */

@@ -1,5 +1,6 @@
 package io.sf2loki.engine;
 
+import io.sf2loki.pipeline.LaneStall;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -17,8 +18,27 @@ public sealed interface EngineStatus {
    *
    * @param epoch the term's epoch
    * @param sinkFailingSince when Loki pushes started failing continuously, if they are failing
+   * @param stalled the longest-stalled lane, once it has not moved for {@link
+   *     EngineSettings#unreadyAfterStall()}
    */
-  record Leading(long epoch, Optional<Instant> sinkFailingSince) implements EngineStatus {}
+  record Leading(long epoch, Optional<Instant> sinkFailingSince, Optional<LaneStall> stalled)
+      implements EngineStatus {
+
+    /** Leading with no lane stalled. */
+    public Leading(long epoch, Optional<Instant> sinkFailingSince) {
+      this(epoch, sinkFailingSince, Optional.empty());
+    }
+  }
+
+  /**
+   * The term ended under this leader (a commit was fenced by a newer leader, or the lease was lost)
+   * and its pipeline is winding down: it moves nothing any more and stands by once the term has
+   * been handed back to the coordinator.
+   *
+   * @param epoch the ended term's epoch
+   * @param reason why it ended
+   */
+  record Fenced(long epoch, String reason) implements EngineStatus {}
 
   /** Shutting down: draining, releasing, closing. */
   record Stopping() implements EngineStatus {}

@@ -49,6 +49,7 @@ final class TermRunner implements LeadershipListener {
   private final Duration drainTimeout;
   private final EngineMetrics metrics;
   private final ThreadFactory threads;
+  private final Heartbeat heartbeat;
   private final Control control;
 
   private Thread running;
@@ -60,17 +61,20 @@ final class TermRunner implements LeadershipListener {
       Duration drainTimeout,
       EngineMetrics metrics,
       ThreadFactory threads,
+      Heartbeat heartbeat,
       Control control) {
     this.store = store;
     this.pipelines = pipelines;
     this.drainTimeout = drainTimeout;
     this.metrics = metrics;
     this.threads = threads;
+    this.heartbeat = heartbeat;
     this.control = control;
   }
 
   @Override
   public void onAcquire(Term term) {
+    heartbeat.beat();
     LOG.info("acquired leadership as {}", term.describe());
     try {
       recordEpoch(term);
@@ -94,16 +98,24 @@ final class TermRunner implements LeadershipListener {
       control.finish(new EngineOutcome.Failed(e));
       return;
     }
-    // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
-    metrics.acquired(term.epoch());
-    control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
-    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
-    StopTrigger stop = new StopTrigger();
-    Pipeline pipeline = pipelines.apply(term);
-    termStop = stop;
-    running = threads.newThread(() -> runTerm(pipeline, stop, term));
-    running.setName("sf2loki-term-" + term.epoch());
-    running.start();
+    try {
+      StopTrigger stop = new StopTrigger();
+      Pipeline pipeline = pipelines.apply(term);
+      Thread thread = threads.newThread(() -> runTerm(pipeline, stop, term));
+      thread.setName("sf2loki-term-" + term.epoch());
+      // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
+      metrics.acquired(term.epoch());
+      control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
+      LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
+      termStop = stop;
+      running = thread;
+      thread.start();
+    } catch (Throwable e) {
+      // A source that cannot be built, no thread to be had: the term ends as a failure, and the
+      // coordinator releases the lease when the engine stops it.
+      LOG.error("cannot start the pipeline of epoch {}; stopping", term.epoch(), e);
+      control.finish(new EngineOutcome.Failed(e));
+    }
   }
 
   /**
@@ -126,9 +138,13 @@ final class TermRunner implements LeadershipListener {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
+    } catch (Throwable e) {
+      // Never die silently: the engine would go on leading a term that moves nothing.
+      outcome = new PipelineOutcome.Failed(e);
     }
     if (outcome instanceof PipelineOutcome.LostLeadership lost) {
       LOG.warn("leadership lost — standing by (epoch {}): {}", term.epoch(), lost.reason());
+      control.status(new EngineStatus.Fenced(term.epoch(), lost.reason()));
       metrics.fencedCommit();
       control.resign();
     } else if (outcome instanceof PipelineOutcome.Completed) {
@@ -151,14 +167,17 @@ final class TermRunner implements LeadershipListener {
     Thread thread = running;
     running = null;
     if (thread != null) {
+      if (!term.isCurrent()) { // lost, not given back: nothing commits during this drain
+        control.status(new EngineStatus.Fenced(term.epoch(), "the lease was lost"));
+      }
       metrics.lost();
       termStop.requestStop();
       try {
-        thread.join(drainTimeout.toMillis());
+        heartbeat.join(thread, drainTimeout); // a long drain is no hung engine
         if (thread.isAlive()) {
           LOG.warn("term {} did not drain within {}; interrupting it", term.epoch(), drainTimeout);
           thread.interrupt();
-          thread.join(drainTimeout.toMillis());
+          heartbeat.join(thread, drainTimeout);
         }
       } catch (InterruptedException e) {
         thread.interrupt();

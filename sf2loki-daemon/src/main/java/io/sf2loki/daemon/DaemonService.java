@@ -5,6 +5,7 @@ import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.config.TopologyWarnings;
 import io.sf2loki.daemon.http.HealthServer;
+import io.sf2loki.daemon.http.Liveness;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
@@ -77,6 +78,7 @@ final class DaemonService implements DaemonRunner {
             HealthServer.start(
                 config.service().httpHost(),
                 config.service().httpPort(),
+                new Liveness(engine::staleHeartbeat),
                 new Readiness(engine::status, config.service().unreadyAfterSinkFailing(), clock),
                 registry::scrape)) {
       LOG.info("health endpoints on {}:{}", config.service().httpHost(), health.port());

@@ -97,7 +97,9 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
     try {
       listener.onAcquire(term);
       lost = hold(term, stop);
-    } catch (InterruptedException | RuntimeException e) {
+    } catch (Throwable e) {
+      // An Error too (in a renewal, in the listener): the term ends and the lease is given back
+      // so a standby takes over at once, instead of this replica holding it until it expires.
       term.revoke();
       try {
         listener.onLose(term);

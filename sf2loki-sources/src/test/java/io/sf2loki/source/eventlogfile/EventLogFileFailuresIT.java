@@ -1,6 +1,7 @@
 package io.sf2loki.source.eventlogfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
@@ -216,6 +217,26 @@ class EventLogFileFailuresIT {
     assertThat(ctx.waits())
         .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4));
     assertThat(fx.counter("sf2loki_auth_errors")).isEqualTo(3);
+  }
+
+  @Test
+  void anErrorInATypeWorkerEndsTheRunInsteadOfBeingLoggedAndSwallowed() {
+    fx.file("Login", 30, 2);
+    fx.file("API", 30, 2);
+    StackOverflowError error = new StackOverflowError("injected");
+    RecordingSourceContext ctx =
+        new RecordingSourceContext()
+            .cycles(3)
+            .onEmit(
+                e -> {
+                  if ("API".equals(e.labels().get("event_type"))) {
+                    throw error;
+                  }
+                });
+
+    assertThatThrownBy(() -> fx.source(ElfFixture.config(List.of("Login", "API"))).run(ctx))
+        .isSameAs(error);
+    assertThat(ctx.waits()).as("no further cycle").isEmpty();
   }
 
   @Test
