@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * the kernel, so its thread is interrupted (an interruptible channel gives up at once) and left
  * until the file system answers; a result it still produces goes to the caller's clean-up (a lock
  * taken too late is released). A call its caller gave up on before it started never runs. The pool
- * is bounded: once every thread is stuck, further calls fail at once without starting, so hung
- * calls never pile up threads. Idle threads end after a few seconds.
+ * is bounded: a call waits for a thread while the others are busy, and once every thread is stuck
+ * in an abandoned call, further calls fail at once without starting, so hung calls never pile up
+ * threads. Idle threads end after a few seconds.
  *
  * <p>Meters, tagged {@code file}: {@code sf2loki_file_io_timeouts{file,operation,reason}} counts
  * calls that missed their deadline ({@code reason=deadline}) or were refused because every thread
@@ -77,7 +78,8 @@ public final class BlockingIo implements AutoCloseable {
         };
     this.pool =
         new ThreadPoolExecutor(
-            0, threads, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), named);
+            threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), named);
+    pool.allowCoreThreadTimeOut(true);
     Gauge.builder("sf2loki_file_io_stuck_threads", stuck, AtomicInteger::get)
         .description("file-system calls abandoned after their deadline that are still running")
         .tag("file", file)
@@ -106,20 +108,21 @@ public final class BlockingIo implements AutoCloseable {
   public <T> T call(
       String operation, Path path, Duration deadline, IoCall<T> call, Consumer<? super T> late)
       throws IOException, InterruptedException {
-    Attempt<T> attempt = new Attempt<>(call, late);
-    try {
-      pool.execute(attempt);
-    } catch (RejectedExecutionException e) {
-      if (pool.isShutdown()) {
-        throw new IOException(operation + " of " + path + " refused: its I/O pool is closed", e);
-      }
+    if (stuck.get() >= threads) {
       counted(operation, "saturated");
       throw timeout(operation, path, deadline, IoTimeoutException.Reason.SATURATED);
+    }
+    Attempt<T> attempt = new Attempt<>(call, late);
+    try {
+      pool.execute(attempt); // queued behind calls still running, never behind stuck ones only
+    } catch (RejectedExecutionException e) {
+      throw new IOException(operation + " of " + path + " refused: its I/O pool is closed", e);
     }
     try {
       return attempt.result.get(Math.max(0, deadline.toNanos()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       if (attempt.abandon()) {
+        pool.remove(attempt); // still queued: it never runs
         counted(operation, "deadline");
         LOG.warn(
             "{} of {} did not finish within {}; abandoning it ({} call(s) of the {} file stuck)",
@@ -133,9 +136,39 @@ public final class BlockingIo implements AutoCloseable {
       return unwrap(attempt); // it finished just now
     } catch (InterruptedException e) {
       attempt.abandon();
+      pool.remove(attempt);
       throw e;
     } catch (ExecutionException e) {
       return unwrap(attempt);
+    }
+  }
+
+  /**
+   * Runs a clean-up that must happen even on a hung mount (releasing a lock): it is queued even
+   * when every thread is stuck, is never cancelled, and still runs after {@link #close}. Its caller
+   * waits for it at most {@code deadline}; one that takes longer is logged and finishes when the
+   * file system answers. Never throws.
+   */
+  public <T> void cleanUp(String operation, Path path, Duration deadline, IoCall<T> call) {
+    Attempt<T> attempt = new Attempt<>(call, late -> {});
+    try {
+      pool.execute(attempt);
+    } catch (RejectedExecutionException e) {
+      LOG.warn("{} of {} refused: the I/O pool of the {} file is closed", operation, path, file);
+      return;
+    }
+    try {
+      attempt.result.get(Math.max(0, deadline.toNanos()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "{} of {} did not finish within {}; it completes when the file system answers",
+          operation,
+          path,
+          deadline);
+    } catch (ExecutionException e) {
+      LOG.warn("{} of {} failed: {}", operation, path, e.getCause().toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -144,10 +177,13 @@ public final class BlockingIo implements AutoCloseable {
     return stuck.get();
   }
 
-  /** Refuses further calls and interrupts the running ones; idempotent. */
+  /**
+   * Refuses further calls; queued clean-ups still run, and threads stuck in the kernel are left to
+   * finish. Idempotent.
+   */
   @Override
   public void close() {
-    pool.shutdownNow();
+    pool.shutdown();
   }
 
   private IoTimeoutException timeout(

@@ -1,10 +1,12 @@
 package io.sf2loki.state.file;
 
+import io.sf2loki.deadline.BlockingIo;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.StoreTimeoutException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
@@ -13,7 +15,6 @@ import io.sf2loki.state.internal.StateDocument;
 import io.sf2loki.state.internal.StoreMetrics;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * sf2loki-cli --force} write on the same host is never lost and a demoted process never blocks the
  * promoted one.
  *
+ * <p>Deadlines: every file-system call (read, write, lock, unlock) runs under {@link
+ * FileStoreConfig#ioTimeout()} ({@link FileStoreIo}), so a hung mount fails a store call with a
+ * {@link StoreTimeoutException} instead of blocking its caller.
+ *
  * <p>Thread-safe: operations are serialised on the store.
  */
 public final class FileCheckpointStore implements CheckpointStore, EpochFloor, EpochClaim {
@@ -48,6 +53,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private final boolean singleInstance;
   private final Ticker ticker;
   private final StoreMetrics metrics;
+  private final FileStoreIo io;
   private final SidecarLock lock;
   private Optional<SidecarLock.Held> lifetimeLock;
   private boolean straysCleaned;
@@ -64,11 +70,26 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       StoreEnvironment environment,
       Ticker ticker,
       SidecarLock.Locker locker) {
+    this(config, environment, ticker, locker, StateFiles.LOCAL);
+  }
+
+  /**
+   * @param files the file-system calls (tests make them hang)
+   */
+  FileCheckpointStore(
+      FileStoreConfig config,
+      StoreEnvironment environment,
+      Ticker ticker,
+      SidecarLock.Locker locker,
+      StateFiles files) {
     this.config = Objects.requireNonNull(config, "config");
     this.singleInstance = environment.singleInstance();
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.metrics = new StoreMetrics(environment.metrics(), "file");
-    this.lock = new SidecarLock(config.path(), locker);
+    BlockingIo pool =
+        new BlockingIo("state", FileStoreIo.THREADS, environment.threads(), environment.metrics());
+    this.io = new FileStoreIo(files, config.ioTimeout(), pool);
+    this.lock = new SidecarLock(config.path(), locker, io);
   }
 
   @Override
@@ -125,6 +146,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       lifetimeLock.ifPresent(SidecarLock.Held::close);
       lifetimeLock = null;
     }
+    io.close();
   }
 
   private void apply(Mutation mutation) {
@@ -178,7 +200,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       return;
     }
     try {
-      AtomicFiles.write(config.path(), StateDocument.serialize(next.get()));
+      io.replace(config.path(), StateDocument.serialize(next.get()));
     } catch (IOException e) {
       throw new StoreUnavailableException(
           "cannot write state file " + location() + " (" + mutation.verb() + "): " + e, e);
@@ -188,7 +210,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private Map<String, String> read() {
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(config.path());
+      bytes = io.read(config.path());
     } catch (NoSuchFileException e) {
       return Map.of();
     } catch (IOException e) {
@@ -220,12 +242,13 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
     }
     straysCleaned = true;
     try {
-      List<Path> removed = AtomicFiles.cleanStrays(config.path());
+      List<Path> removed =
+          io.bounded("clean strays", config.path(), () -> AtomicFiles.cleanStrays(config.path()));
       if (!removed.isEmpty()) {
         LOG.info(
             "removed {} stray temp file(s) next to {}: {}", removed.size(), location(), removed);
       }
-    } catch (IOException e) {
+    } catch (IOException | StoreTimeoutException e) {
       LOG.warn("could not clean stray temp files next to {}: {}", location(), e.toString());
     }
   }

@@ -7,6 +7,7 @@ import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreLockedException;
+import io.sf2loki.spi.StoreTimeoutException;
 import io.sf2loki.spi.StoreUnavailableException;
 import java.util.function.Supplier;
 
@@ -72,6 +73,8 @@ public final class StoreMetrics {
       return "corrupt";
     } else if (e instanceof StoreLockedException) {
       return "locked";
+    } else if (e instanceof StoreTimeoutException) {
+      return "timeout";
     } else if (e instanceof StoreUnavailableException) {
       return "unavailable";
     }

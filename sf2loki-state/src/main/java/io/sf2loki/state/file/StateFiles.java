@@ -1,0 +1,37 @@
+package io.sf2loki.state.file;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The blocking file-system calls of the file store, apart from the lock (see {@link
+ * SidecarLock.Locker}): a seam, so that tests can make them hang like an unresponsive NFS mount.
+ * The store runs every one of them under its deadline ({@link FileStoreIo}).
+ */
+interface StateFiles {
+
+  /** The local file system: {@link Files#readAllBytes} and {@link AtomicFiles#write}. */
+  StateFiles LOCAL =
+      new StateFiles() {
+        @Override
+        public byte[] read(Path path) throws IOException {
+          return Files.readAllBytes(path);
+        }
+
+        @Override
+        public void replace(Path path, byte[] bytes) throws IOException {
+          AtomicFiles.write(path, bytes);
+        }
+      };
+
+  /**
+   * The whole file.
+   *
+   * @throws java.nio.file.NoSuchFileException the file does not exist
+   */
+  byte[] read(Path path) throws IOException;
+
+  /** Replaces the file with {@code bytes} atomically and durably. */
+  void replace(Path path, byte[] bytes) throws IOException;
+}
