@@ -20,10 +20,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one pipeline per leadership term. {@code onAcquire} stamps the term's epoch into the store
- * and starts the run on its own thread; {@code onLose} stops it and waits for the drain, so the
- * final commits happen while the lease is still held (invariant 3). A fenced commit resigns the
- * term: the process returns to standby, it does not exit.
+ * Runs one pipeline per leadership term. {@code onAcquire} starts the term on its own thread, which
+ * stamps the term's epoch into the store and runs the pipeline; {@code onLose} stops it and waits
+ * for the drain, so the final commits happen while the lease is still held (invariant 3). A fenced
+ * commit resigns the term: the process returns to standby, it does not exit.
+ *
+ * <p>The epoch claim runs on the term's thread, never on the coordinator's: a slow or hung store
+ * then cannot delay a lease renewal, and a claim still running when the lease is lost is bounded by
+ * the store's own deadline and the drain timeout.
  */
 final class TermRunner implements LeadershipListener {
 
@@ -53,6 +57,7 @@ final class TermRunner implements LeadershipListener {
 
   private Thread running;
   private StopTrigger termStop;
+  private boolean leading; // guarded by this
 
   TermRunner(
       CheckpointStore store,
@@ -72,6 +77,15 @@ final class TermRunner implements LeadershipListener {
   @Override
   public void onAcquire(Term term) {
     LOG.info("acquired leadership as {}", term.describe());
+    StopTrigger stop = new StopTrigger();
+    termStop = stop;
+    running = threads.newThread(() -> lead(term, stop));
+    running.setName("sf2loki-term-" + term.epoch());
+    running.start();
+  }
+
+  /** Claims the term's epoch, then runs its pipeline; on the term's thread. */
+  private void lead(Term term, StopTrigger stop) {
     try {
       recordEpoch(term);
     } catch (FencedException | StoreConflictException e) {
@@ -94,16 +108,31 @@ final class TermRunner implements LeadershipListener {
       control.finish(new EngineOutcome.Failed(e));
       return;
     }
+    if (!startLeading(term, stop)) {
+      return; // the term ended while its epoch was being claimed
+    }
+    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
+    runTerm(pipelines.apply(term), stop, term);
+  }
+
+  /** The claim succeeded: the term leads, unless it was stopped meanwhile. */
+  private synchronized boolean startLeading(Term term, StopTrigger stop) {
+    if (stop.isStopRequested()) {
+      return false;
+    }
+    leading = true;
     // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
     metrics.acquired(term.epoch());
     control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
-    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
-    StopTrigger stop = new StopTrigger();
-    Pipeline pipeline = pipelines.apply(term);
-    termStop = stop;
-    running = threads.newThread(() -> runTerm(pipeline, stop, term));
-    running.setName("sf2loki-term-" + term.epoch());
-    running.start();
+    return true;
+  }
+
+  /** Stops the current term; true when it had started leading. */
+  private synchronized boolean stopTerm() {
+    termStop.requestStop();
+    boolean led = leading;
+    leading = false;
+    return led;
   }
 
   /**
@@ -151,8 +180,9 @@ final class TermRunner implements LeadershipListener {
     Thread thread = running;
     running = null;
     if (thread != null) {
-      metrics.lost();
-      termStop.requestStop();
+      if (stopTerm()) {
+        metrics.lost();
+      }
       try {
         thread.join(drainTimeout.toMillis());
         if (thread.isAlive()) {
@@ -171,7 +201,7 @@ final class TermRunner implements LeadershipListener {
       LOG.info("leadership of epoch {} ended; shutting down", term.epoch());
       return;
     }
-    control.status(new EngineStatus.Standby());
+    control.status(new EngineStatus.Standby(term.lossReason()));
     LOG.info("leadership of epoch {} ended — standing by", term.epoch());
   }
 }
