@@ -243,7 +243,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
     straysCleaned = true;
     try {
       List<Path> removed =
-          io.bounded("clean strays", config.path(), () -> AtomicFiles.cleanStrays(config.path()));
+          io.bounded("cleanup", config.path(), () -> AtomicFiles.cleanStrays(config.path()));
       if (!removed.isEmpty()) {
         LOG.info(
             "removed {} stray temp file(s) next to {}: {}", removed.size(), location(), removed);
