@@ -84,6 +84,13 @@ class FileStoreHungIoTest {
         files);
   }
 
+  private HungFiles hung(boolean reads, boolean writes) {
+    HungFiles files = new HungFiles();
+    files.reads = reads;
+    files.writes = writes;
+    return files;
+  }
+
   private FileCheckpointStore store(HungFiles files) {
     return store(files, FileChannel::tryLock);
   }
@@ -94,9 +101,7 @@ class FileStoreHungIoTest {
 
   @Test
   void aHungReadFailsTheLoadWithATimeoutNamingThePathAndTheDeadline() {
-    HungFiles files = new HungFiles();
-    files.reads = true;
-    try (FileCheckpointStore store = store(files)) {
+    try (FileCheckpointStore store = store(hung(true, false))) {
       long start = System.nanoTime();
 
       assertThatThrownBy(store::loadAll)
@@ -110,9 +115,7 @@ class FileStoreHungIoTest {
 
   @Test
   void aHungWriteFailsTheCommitWithATimeoutAndIsCounted() {
-    HungFiles files = new HungFiles();
-    files.writes = true;
-    try (FileCheckpointStore store = store(files)) {
+    try (FileCheckpointStore store = store(hung(false, true))) {
       long start = System.nanoTime();
 
       assertThatThrownBy(() -> store.commit(Map.of("k", "v"), new FakeTerm("a", 1)))
@@ -144,8 +147,8 @@ class FileStoreHungIoTest {
           hang();
           return channel.tryLock();
         };
-    try (FileCheckpointStore stuck = store(new HungFiles(), hungLocker);
-        FileCheckpointStore other = store(new HungFiles())) {
+    try (FileCheckpointStore stuck = store(hung(false, false), hungLocker);
+        FileCheckpointStore other = store(hung(false, false))) {
       assertThatThrownBy(() -> stuck.commit(Map.of("k", "1"), new FakeTerm("a", 1)))
           .isInstanceOf(StoreTimeoutException.class)
           .hasMessageContaining("lock of " + stuck.lockPath());
@@ -162,9 +165,7 @@ class FileStoreHungIoTest {
 
   @Test
   void hungCallsNeverHoldMoreThanTwoThreadsAndLaterCallsFailAtOnce() {
-    HungFiles files = new HungFiles();
-    files.writes = true;
-    try (FileCheckpointStore store = store(files)) {
+    try (FileCheckpointStore store = store(hung(false, true))) {
       for (int i = 0; i < FileStoreIo.THREADS; i++) {
         assertThatThrownBy(() -> store.commit(Map.of("k", "v"), new FakeTerm("a", 1)))
             .isInstanceOf(StoreTimeoutException.class);
