@@ -49,11 +49,16 @@ public final class ConfiguredEngine {
     Ticker ticker = environment.ticker();
     MeterRegistry registry = environment.metrics();
     CheckpointStore store =
-        config.store().create(new StoreEnvironment(!config.isCoordinated(), clock, registry));
+        config
+            .store()
+            .create(
+                new StoreEnvironment(
+                    !config.isCoordinated(), clock, registry, environment.threads()));
     Optional<EpochFloor> floor =
         store instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
     CoordinatorEnvironment coordination =
-        new CoordinatorEnvironment(clock, ticker, floor, registry, variables);
+        new CoordinatorEnvironment(
+            clock, ticker, floor, registry, variables, environment.threads());
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
     Sink sink;
     try {

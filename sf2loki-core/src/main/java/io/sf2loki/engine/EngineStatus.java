@@ -2,6 +2,7 @@ package io.sf2loki.engine;
 
 import io.sf2loki.pipeline.LaneStall;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 
 /** What an engine is doing now; readiness probes and the leader gauge are derived from it. */
@@ -10,8 +11,23 @@ public sealed interface EngineStatus {
   /** Built, the coordinator not running yet. */
   record Starting() implements EngineStatus {}
 
-  /** Campaigning or standing by after a loss: another replica may lead. */
-  record Standby() implements EngineStatus {}
+  /**
+   * Campaigning or standing by after a loss: another replica may lead.
+   *
+   * @param reason why this process's last term ended, when its coordinator said (a lease taken
+   *     over, or given up because it could not be renewed in time)
+   */
+  record Standby(Optional<String> reason) implements EngineStatus {
+
+    public Standby {
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    /** Campaigning, with no loss to report. */
+    public Standby() {
+      this(Optional.empty());
+    }
+  }
 
   /**
    * Leading a term.

@@ -20,10 +20,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one pipeline per leadership term. {@code onAcquire} stamps the term's epoch into the store
- * and starts the run on its own thread; {@code onLose} stops it and waits for the drain, so the
- * final commits happen while the lease is still held (invariant 3). A fenced commit resigns the
- * term: the process returns to standby, it does not exit.
+ * Runs one pipeline per leadership term. {@code onAcquire} starts the term on its own thread, which
+ * stamps the term's epoch into the store and runs the pipeline; {@code onLose} stops it and waits
+ * for the drain, so the final commits happen while the lease is still held (invariant 3). A fenced
+ * commit resigns the term: the process returns to standby, it does not exit.
+ *
+ * <p>The epoch claim runs on the term's thread, never on the coordinator's: a slow or hung store
+ * then cannot delay a lease renewal, and a claim still running when the lease is lost is bounded by
+ * the store's own deadline and the drain timeout.
  */
 final class TermRunner implements LeadershipListener {
 
@@ -54,6 +58,7 @@ final class TermRunner implements LeadershipListener {
 
   private Thread running;
   private StopTrigger termStop;
+  private boolean leading; // guarded by this
 
   TermRunner(
       CheckpointStore store,
@@ -76,6 +81,15 @@ final class TermRunner implements LeadershipListener {
   public void onAcquire(Term term) {
     heartbeat.beat();
     LOG.info("acquired leadership as {}", term.describe());
+    StopTrigger stop = new StopTrigger();
+    termStop = stop;
+    running = threads.newThread(() -> lead(term, stop));
+    running.setName("sf2loki-term-" + term.epoch());
+    running.start();
+  }
+
+  /** Claims the term's epoch, then runs its pipeline; on the term's thread. */
+  private void lead(Term term, StopTrigger stop) {
     try {
       recordEpoch(term);
     } catch (FencedException | StoreConflictException e) {
@@ -97,25 +111,47 @@ final class TermRunner implements LeadershipListener {
     } catch (StoreException e) {
       control.finish(new EngineOutcome.Failed(e));
       return;
-    }
-    try {
-      StopTrigger stop = new StopTrigger();
-      Pipeline pipeline = pipelines.apply(term);
-      Thread thread = threads.newThread(() -> runTerm(pipeline, stop, term));
-      thread.setName("sf2loki-term-" + term.epoch());
-      // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
-      metrics.acquired(term.epoch());
-      control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
-      LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
-      termStop = stop;
-      running = thread;
-      thread.start();
     } catch (Throwable e) {
-      // A source that cannot be built, no thread to be had: the term ends as a failure, and the
-      // coordinator releases the lease when the engine stops it.
+      // Never die silently: an unexpected failure of the claim ends the term as a failure.
+      LOG.error("recording epoch {} failed unexpectedly; stopping", term.epoch(), e);
+      control.finish(new EngineOutcome.Failed(e));
+      return;
+    }
+    if (!startLeading(term, stop)) {
+      return; // the term ended while its epoch was being claimed
+    }
+    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
+    Pipeline pipeline;
+    try {
+      pipeline = pipelines.apply(term);
+    } catch (Throwable e) {
+      // A source that cannot be built: the term ends as a failure, and the coordinator releases
+      // the lease when the engine stops it.
       LOG.error("cannot start the pipeline of epoch {}; stopping", term.epoch(), e);
       control.finish(new EngineOutcome.Failed(e));
+      return;
     }
+    runTerm(pipeline, stop, term);
+  }
+
+  /** The claim succeeded: the term leads, unless it was stopped meanwhile. */
+  private synchronized boolean startLeading(Term term, StopTrigger stop) {
+    if (stop.isStopRequested()) {
+      return false;
+    }
+    leading = true;
+    // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
+    metrics.acquired(term.epoch());
+    control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
+    return true;
+  }
+
+  /** Stops the current term; true when it had started leading. */
+  private synchronized boolean stopTerm() {
+    termStop.requestStop();
+    boolean led = leading;
+    leading = false;
+    return led;
   }
 
   /**
@@ -167,11 +203,13 @@ final class TermRunner implements LeadershipListener {
     Thread thread = running;
     running = null;
     if (thread != null) {
-      if (!term.isCurrent()) { // lost, not given back: nothing commits during this drain
+      boolean led = stopTerm();
+      if (led && !term.isCurrent()) { // lost, not given back: nothing commits during this drain
         control.status(new EngineStatus.Fenced(term.epoch(), "the lease was lost"));
       }
-      metrics.lost();
-      termStop.requestStop();
+      if (led) {
+        metrics.lost();
+      }
       try {
         heartbeat.join(thread, drainTimeout); // a long drain is no hung engine
         if (thread.isAlive()) {
@@ -190,7 +228,7 @@ final class TermRunner implements LeadershipListener {
       LOG.info("leadership of epoch {} ended; shutting down", term.epoch());
       return;
     }
-    control.status(new EngineStatus.Standby());
+    control.status(new EngineStatus.Standby(term.lossReason()));
     LOG.info("leadership of epoch {} ended — standing by", term.epoch());
   }
 }

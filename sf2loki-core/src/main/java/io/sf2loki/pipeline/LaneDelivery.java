@@ -160,6 +160,11 @@ final class LaneDelivery implements Runnable {
       LOG.info("{} lane: checkpoint commit refused, lost leadership: {}", lane, e.getMessage());
       s.control().lostLeadership(e.getMessage());
     } catch (RuntimeException e) {
+      if (s.control().isAborted()) {
+        // the teardown interrupted a commit still retrying when the grace ran out: not a failure
+        s.abandon(lane, batch, "delivered, its commit interrupted");
+        return false;
+      }
       LOG.error("{} lane: checkpoint commit failed: {}", lane, e.toString());
       s.control().fail(e);
     }

@@ -172,7 +172,8 @@ final class PipelineRun {
   private void tearDown(List<Thread> workers, List<Thread> sources, Thread watcher)
       throws InterruptedException {
     if (control.isAborted()) {
-      committer.close(); // Invariant 1: nothing commits after an abort
+      committer
+          .close(); // Invariant 1: no commit starts after an abort; one in flight is interrupted
       lanes
           .values()
           .forEach(

@@ -40,7 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricsReferenceTest {
 
   /** Documented metrics no run here reaches, with the reason; keep it empty or nearly so. */
-  private static final Map<String, String> UNREACHED = Map.of();
+  private static final Map<String, String> UNREACHED =
+      Map.of(
+          "sf2loki_file_io_timeouts_total",
+          "needs a mount that stops answering: FileStoreHungIoTest and FileLeaseHungMountTest");
 
   @TempDir Path dir;
   private FakeSalesforce salesforce;

@@ -1,5 +1,6 @@
 package io.sf2loki.coordinate.filelease;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
 import io.sf2loki.coordinate.internal.DuplicateHolderException;
 import io.sf2loki.coordinate.internal.EpochRule;
@@ -26,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * <p>Wall-clock expiry is compared across hosts (NTP required; ttl must exceed the worst skew);
  * local durations use the injected {@link Ticker}. Run on one thread; see {@link
  * AbstractLeaseCoordinator} for the lifecycle.
+ *
+ * <p>Deadlines: the storage is expected to bound each call by {@code io_timeout} (the provider
+ * wraps the lease file in a {@link DeadlineLeaseStorage}). A leader never starts a renewal step
+ * that could end later than one {@code io_timeout} before its lease expires, so a hung mount makes
+ * it step down before a standby can take the lease from under it (see {@link #lastChanceNanos}).
  */
 public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
@@ -36,6 +42,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
   private final Duration ttl;
   private final Duration renewInterval;
   private final Duration verifyPause;
+  private final Duration ioTimeout;
   private final Clock clock;
   private final Ticker ticker;
   private final EpochRule epochs;
@@ -64,6 +71,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     this.ttl = config.ttl();
     this.renewInterval = config.renewInterval();
     this.verifyPause = config.verifyPause();
+    this.ioTimeout = config.ioTimeout();
     this.clock = environment.clock();
     this.ticker = environment.ticker();
     this.epochs = new EpochRule(environment.epochFloor(), storage.location());
@@ -172,8 +180,14 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
   @Override
   protected Optional<String> renew(LeaseTerm term, StopSignal stop) throws InterruptedException {
+    if (pastLastChance(Duration.ZERO)) {
+      return Optional.of(outOfTime("the renewal started late (paused?)"));
+    }
     LeaseRead read = storage.read();
     if (!(read instanceof LeaseRead.Present)) {
+      if (pastLastChance(verifyPause)) {
+        return Optional.of(outOfTime(describe(read)));
+      }
       pause(verifyPause, stop);
       read = storage.read();
     }
@@ -202,25 +216,62 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       LOG.warn("file lease {} disappeared while held; rewriting it", location());
       return write(term);
     }
-    String detail =
-        read instanceof LeaseRead.Unknown u ? u.detail() : ((LeaseRead.Corrupt) read).detail();
-    if (sinceLastGood().compareTo(ttl) >= 0) {
-      return Optional.of("ownership unconfirmed for a whole ttl (" + detail + ")");
+    String detail = describe(read);
+    if (pastLastChance(Duration.ZERO)) {
+      return Optional.of(outOfTime("ownership unconfirmed: " + detail));
     }
     LOG.warn("cannot confirm file lease {} ({}); will retry", location(), detail);
     return Optional.empty();
+  }
+
+  private static String describe(LeaseRead read) {
+    return read instanceof LeaseRead.Unknown u
+        ? u.detail()
+        : read instanceof LeaseRead.Corrupt c ? c.detail() : "absent";
+  }
+
+  /**
+   * The latest a renewal step (one read or write, up to {@code io_timeout}) may start: it then ends
+   * one {@code io_timeout} before the lease written at the last good renewal expires. Past it the
+   * leader steps down, so it stops leading before the lease can expire under it (a standby claims
+   * from the expiry on), however the storage hangs.
+   */
+  private long lastChanceNanos() {
+    return lastGoodNanos + ttl.toNanos() - 2 * ioTimeout.toNanos();
+  }
+
+  private boolean pastLastChance(Duration before) {
+    return ticker.nanoTime() + before.toNanos() - lastChanceNanos() > 0;
+  }
+
+  private String outOfTime(String detail) {
+    return "renewal could not complete "
+        + Durations.format(ioTimeout)
+        + " (io_timeout) before the lease expires; stepping down before a standby may take it ("
+        + detail
+        + ")";
+  }
+
+  /** Sooner than the renew interval when that would pass the last chance to renew. */
+  @Override
+  protected Duration untilNextRenewal() {
+    long left = lastChanceNanos() - ticker.nanoTime();
+    return left < renewInterval.toNanos() ? Duration.ofNanos(Math.max(0, left)) : renewInterval;
   }
 
   private Optional<String> write(LeaseTerm term) {
     if (term.hasLapsed()) {
       return Optional.of("lease lapsed before it could be renewed (paused past the ttl?)");
     }
+    if (pastLastChance(Duration.ZERO)) {
+      return Optional.of(outOfTime("the lease was read too late to be rewritten"));
+    }
     long start = ticker.nanoTime();
     try {
       storage.write(mine(clock.instant().plus(ttl), term.epoch()));
     } catch (IOException e) {
-      if (sinceLastGood().compareTo(ttl) >= 0) {
-        return Optional.of("renewal failing past ttl (" + e + ")");
+      if (pastLastChance(Duration.ZERO)) {
+        return Optional.of(outOfTime("renewal failing: " + e.getMessage()));
       }
       LOG.warn("cannot renew file lease {}; will retry: {}", location(), e.toString());
       return Optional.empty();
@@ -290,10 +341,6 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       straysCleaned = true;
       storage.removeStrays(clock.instant().minus(ttl), strays);
     }
-  }
-
-  private Duration sinceLastGood() {
-    return Duration.ofNanos(ticker.nanoTime() - lastGoodNanos);
   }
 
   /**

@@ -69,6 +69,30 @@ class FileLeaseProviderTest {
   }
 
   @Test
+  void ioTimeoutDefaultsToAQuarterOfWhatTheTtlLeavesAfterOneRenewInterval() {
+    assertThat(FileLeaseConfig.bind(section("")).ioTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(
+            FileLeaseConfig.bind(
+                    section("coordinate.file_lease { ttl = 60s, renew_interval = 20s }"))
+                .ioTimeout())
+        .isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void anIoTimeoutThatWouldLetARenewalOverrunTheTtlIsAProblem() {
+    ConfigReader r = section("coordinate.file_lease { io_timeout = 8s }");
+
+    FileLeaseConfig.bind(r);
+
+    assertThat(r.problems())
+        .extracting(ConfigProblem::message)
+        .singleElement()
+        .asString()
+        .startsWith("coordinate.file_lease.io_timeout (8s) is too long for ttl (30s)")
+        .contains("renew_interval + 3 x io_timeout must not exceed ttl");
+  }
+
+  @Test
   void renewIntervalMustBeLessThanHalfTheTtl() {
     ConfigReader r = section("coordinate.file_lease { renew_interval = 20s, ttl = 30s }");
 

@@ -34,8 +34,8 @@ public final class Readiness {
   /** Evaluated per request. */
   public Answer answer() {
     EngineStatus current = status.get();
-    if (current instanceof EngineStatus.Standby) {
-      return new Answer(503, "standby");
+    if (current instanceof EngineStatus.Standby standby) {
+      return new Answer(503, standby.reason().map(r -> "standby: " + r).orElse("standby"));
     }
     if (current instanceof EngineStatus.Fenced fenced) {
       return new Answer(

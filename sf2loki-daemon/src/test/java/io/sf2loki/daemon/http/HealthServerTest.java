@@ -83,6 +83,17 @@ class HealthServerTest {
   }
 
   @Test
+  void aStandbyThatGaveItsLeaseUpSaysWhy() throws Exception {
+    status.set(
+        new EngineStatus.Standby(
+            Optional.of("renewal could not complete 5s (io_timeout) before the lease expires")));
+    assertThat(get("/readyz").statusCode()).isEqualTo(503);
+    assertThat(get("/readyz").body())
+        .isEqualTo(
+            "standby: renewal could not complete 5s (io_timeout) before the lease expires\n");
+  }
+
+  @Test
   void healthyLeaderIsReady() throws Exception {
     status.set(new EngineStatus.Leading(3, Optional.empty()));
     assertThat(get("/readyz").statusCode()).isEqualTo(200);

@@ -1,12 +1,13 @@
 package io.sf2loki.state.file;
 
-import io.sf2loki.files.DurableFiles;
+import io.sf2loki.deadline.BlockingIo;
 import io.sf2loki.files.StrayFiles;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.StoreTimeoutException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
@@ -15,7 +16,6 @@ import io.sf2loki.state.internal.StateDocument;
 import io.sf2loki.state.internal.StoreMetrics;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -40,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * sf2loki-cli --force} write on the same host is never lost and a demoted process never blocks the
  * promoted one.
  *
+ * <p>Deadlines: every file-system call (read, write, lock, unlock) runs under {@link
+ * FileStoreConfig#ioTimeout()} ({@link FileStoreIo}), so a hung mount fails a store call with a
+ * {@link StoreTimeoutException} instead of blocking its caller.
+ *
  * <p>Thread-safe: operations are serialised on the store.
  */
 public final class FileCheckpointStore implements CheckpointStore, EpochFloor, EpochClaim {
@@ -50,6 +54,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private final boolean singleInstance;
   private final Ticker ticker;
   private final StoreMetrics metrics;
+  private final FileStoreIo io;
   private final SidecarLock lock;
   private final StrayFiles strays;
   private Optional<SidecarLock.Held> lifetimeLock;
@@ -67,11 +72,26 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       StoreEnvironment environment,
       Ticker ticker,
       SidecarLock.Locker locker) {
+    this(config, environment, ticker, locker, StateFiles.LOCAL);
+  }
+
+  /**
+   * @param files the file-system calls (tests make them hang)
+   */
+  FileCheckpointStore(
+      FileStoreConfig config,
+      StoreEnvironment environment,
+      Ticker ticker,
+      SidecarLock.Locker locker,
+      StateFiles files) {
     this.config = Objects.requireNonNull(config, "config");
     this.singleInstance = environment.singleInstance();
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.metrics = new StoreMetrics(environment.metrics(), "file");
-    this.lock = new SidecarLock(config.path(), locker);
+    BlockingIo pool =
+        new BlockingIo("state", FileStoreIo.THREADS, environment.threads(), environment.metrics());
+    this.io = new FileStoreIo(files, config.ioTimeout(), pool);
+    this.lock = new SidecarLock(config.path(), locker, io);
     this.strays = new StrayFiles(environment.metrics(), "state");
   }
 
@@ -129,6 +149,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       lifetimeLock.ifPresent(SidecarLock.Held::close);
       lifetimeLock = null;
     }
+    io.close();
   }
 
   private void apply(Mutation mutation) {
@@ -182,7 +203,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       return;
     }
     try {
-      DurableFiles.replace(config.path(), StateDocument.serialize(next.get()), config.mode());
+      io.replace(config.path(), StateDocument.serialize(next.get()), config.mode());
     } catch (IOException e) {
       throw new StoreUnavailableException(
           "cannot write state file " + location() + " (" + mutation.verb() + "): " + e, e);
@@ -192,7 +213,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private Map<String, String> read() {
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(config.path());
+      bytes = io.read(config.path());
     } catch (NoSuchFileException e) {
       return Map.of();
     } catch (IOException e) {
@@ -223,7 +244,12 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       return; // without the lock a temp file may belong to a live writer
     }
     straysCleaned = true;
-    strays.removeTempFilesOf(config.path(), Instant.MAX);
+    try {
+      io.bounded(
+          "cleanup", config.path(), () -> strays.removeTempFilesOf(config.path(), Instant.MAX));
+    } catch (IOException | StoreTimeoutException e) {
+      LOG.warn("could not clean stray temp files next to {}: {}", location(), e.toString());
+    }
   }
 
   private void ensureOpen() {

@@ -7,6 +7,7 @@ import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreLockedException;
+import io.sf2loki.spi.StoreTimeoutException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.StoreUnsafeException;
 import java.util.function.Supplier;
@@ -73,6 +74,8 @@ public final class StoreMetrics {
       return "corrupt";
     } else if (e instanceof StoreLockedException) {
       return "locked";
+    } else if (e instanceof StoreTimeoutException) {
+      return "timeout";
     } else if (e instanceof StoreUnavailableException) {
       return "unavailable";
     } else if (e instanceof StoreUnsafeException) {

@@ -92,7 +92,10 @@ class FileCheckpointStoreTest {
     StoreEnvironment env = new StoreEnvironment(false, Clock.systemUTC(), metrics);
     FileStoreConfig config =
         new FileStoreConfig(
-            path, Duration.ofSeconds(5), io.sf2loki.files.FileMode.parse("0660").orElseThrow());
+            path,
+            Duration.ofSeconds(5),
+            FileStoreConfig.DEFAULT_IO_TIMEOUT,
+            io.sf2loki.files.FileMode.parse("0660").orElseThrow());
     try (FileCheckpointStore store = new FileCheckpointStore(config, env, Ticker.SYSTEM)) {
       store.commit(Map.of("k", "v"), Fence.NONE);
       store.commit(Map.of("k", "w"), Fence.NONE);
