@@ -27,6 +27,7 @@ final class LeaderWatch implements AutoCloseable {
   private long highestEpoch;
   private long leaderSeenAt = -1;
   private long longestGapNanos;
+  private int bothLeading;
   private volatile boolean measuring = true;
   private volatile String failure;
 
@@ -57,10 +58,12 @@ final class LeaderWatch implements AutoCloseable {
 
   private void poll() {
     Leader seen = null;
+    int leading = 0;
     for (SoakNode node : world.nodes()) {
       DaemonProcess.Readyz r = node.readyz();
       Optional<DaemonProcess> p = node.process();
       if (r.leading() && p.isPresent()) {
+        leading++;
         long epoch = (long) p.get().metric("sf2loki_leader_epoch", "");
         if (seen == null || epoch > seen.epoch()) {
           seen = new Leader(node, epoch);
@@ -70,6 +73,9 @@ final class LeaderWatch implements AutoCloseable {
     long now = polling.now();
     synchronized (this) {
       leader = seen;
+      if (leading > 1 && measuring) {
+        bothLeading++;
+      }
       if (seen != null) {
         highestEpoch = Math.max(highestEpoch, seen.epoch());
         if (leaderSeenAt >= 0 && measuring) {
@@ -112,6 +118,14 @@ final class LeaderWatch implements AutoCloseable {
    */
   synchronized Duration longestLeaderlessGap() {
     return Duration.ofNanos(Math.max(0, longestGapNanos - polling.interval().toNanos()));
+  }
+
+  /**
+   * Polls in which both replicas answered {@code /readyz} as a leader: a leader paused past its
+   * lease, resumed, still answers as one until its coordinator notices (the store fences it).
+   */
+  synchronized int pollsWithTwoLeaders() {
+    return bothLeading;
   }
 
   /** Ends the gap measurement (the soak is about to stop the replicas itself). */

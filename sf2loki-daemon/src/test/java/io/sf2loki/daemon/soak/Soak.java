@@ -54,6 +54,7 @@ final class Soak {
       }
       DeliveryAudit audit;
       Duration leaderless;
+      int twoLeaders;
       int samples;
       List<String> regressions = new ArrayList<>();
       try (LeaderWatch watch = new LeaderWatch(world, polling);
@@ -69,6 +70,7 @@ final class Soak {
         audit = catchUp(world, watch, tally);
         watch.stopMeasuring();
         leaderless = watch.longestLeaderlessGap();
+        twoLeaders = watch.pollsWithTwoLeaders();
         stop(world, tally);
         watch.failure().ifPresent(tally::problem);
         samples = sampled.samples();
@@ -100,6 +102,7 @@ final class Soak {
           writes.size(),
           tally.longestFailover(),
           leaderless,
+          twoLeaders,
           problems);
     }
   }

@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
  * @param writesLogged document versions in the store's write log (0 for the file store)
  * @param failovers per leader fault kind, the longest time from the fault to the next term
  * @param longestLeaderless the longest time no replica led
+ * @param pollsWithTwoLeaders polls of the watch in which both replicas answered as leader
  * @param problems what else went wrong: a replica that exited on its own or did not come back
  */
 record SoakReport(
@@ -43,6 +44,7 @@ record SoakReport(
     int writesLogged,
     Map<FaultKind, Duration> failovers,
     Duration longestLeaderless,
+    int pollsWithTwoLeaders,
     List<String> problems) {
 
   /**
@@ -143,6 +145,10 @@ record SoakReport(
             + ")");
     row(out, "longest failover", human(longestFailover()) + " (" + failoversByKind() + ")");
     row(out, "longest time without a leader", human(longestLeaderless));
+    row(
+        out,
+        "watch polls with two replicas ready as leader",
+        Integer.toString(pollsWithTwoLeaders));
     List<String> violations = violations();
     row(out, "verdict", violations.isEmpty() ? "PASS" : "FAIL");
     for (String v : violations) {

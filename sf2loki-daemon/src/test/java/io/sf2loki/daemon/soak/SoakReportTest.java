@@ -26,6 +26,7 @@ class SoakReportTest {
         0,
         Map.of(FaultKind.KILL_LEADER, Duration.ofSeconds(4)),
         Duration.ofSeconds(5),
+        0,
         List.of());
   }
 
