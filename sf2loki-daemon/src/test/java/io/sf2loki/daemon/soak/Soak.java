@@ -52,59 +52,75 @@ final class Soak {
       for (SoakNode node : world.nodes()) {
         world.launch(node);
       }
-      DeliveryAudit audit;
-      Duration leaderless;
-      int twoLeaders;
-      int samples;
-      List<String> regressions = new ArrayList<>();
-      try (LeaderWatch watch = new LeaderWatch(world, polling);
-          CheckpointMonitor sampled = new CheckpointMonitor(world.store()::document)) {
-        if (watch.awaitLeader(Duration.ofSeconds(90)).isEmpty()) {
-          tally.problem("no leader within 90 s of the start");
-        }
-        List<String> dealt = chaos(world, watch, tally, options.seedOf(kind));
-        Files.write(runDir.resolve("faults.txt"), dealt);
-        log.printf("soak %s: %d faults dealt; catching up%n", kind.type(), dealt.size());
-        world.loki().clearFaults();
-        world.salesforce().clearFaults();
-        audit = catchUp(world, watch, tally);
-        watch.stopMeasuring();
-        leaderless = watch.longestLeaderlessGap();
-        twoLeaders = watch.pollsWithTwoLeaders();
-        stop(world, tally);
-        watch.failure().ifPresent(tally::problem);
-        samples = sampled.samples();
-        regressions.addAll(sampled.regressions());
-      }
-      List<SoakStore.Write> writes = world.store().writes();
-      CheckpointMonitor logged = CheckpointMonitor.fed();
-      writes.forEach(w -> logged.observe(w.document()));
-      regressions.addAll(logged.regressions().stream().map(r -> "write log: " + r).toList());
-      Map<String, String> logs = new LinkedHashMap<>();
-      world.incarnations().forEach(p -> logs.put(p.name(), p.log()));
-      TermLedger ledger = TermLedger.of(logs, writes);
-      List<String> problems =
-          new ArrayList<>(
-              world.unexpectedExits().stream().map(e -> "exited on its own: " + e).toList());
-      problems.addAll(tally.problems());
-      return new SoakReport(
-          kind,
-          options.seed(),
-          options.chaosPerStore(),
-          tally.injected(),
-          tally.unknownOutcomes(),
-          audit.result(world.loki()),
-          ledger.terms(),
-          world.incarnations().size(),
-          ledger.conflicts(),
-          regressions,
-          samples,
-          writes.size(),
-          tally.longestFailover(),
-          leaderless,
-          twoLeaders,
-          problems);
+      return report(world, kind, tally, drive(world, kind, runDir, tally));
     }
+  }
+
+  /** What the soak saw while the replicas ran. */
+  private record Observed(
+      DeliveryAudit audit,
+      Duration leaderless,
+      int twoLeaders,
+      int samples,
+      List<String> regressions) {}
+
+  /** The chaos, the catch-up and the final SIGTERMs, watched and sampled throughout. */
+  private Observed drive(SoakWorld world, SoakStore.Kind kind, Path runDir, FaultTally tally)
+      throws IOException, InterruptedException {
+    try (LeaderWatch watch = new LeaderWatch(world, polling);
+        CheckpointMonitor sampled = new CheckpointMonitor(world.store()::document)) {
+      if (watch.awaitLeader(Duration.ofSeconds(90)).isEmpty()) {
+        tally.problem("no leader within 90 s of the start");
+      }
+      List<String> dealt = chaos(world, watch, tally, options.seedOf(kind));
+      Files.write(runDir.resolve("faults.txt"), dealt);
+      log.printf("soak %s: %d faults dealt; catching up%n", kind.type(), dealt.size());
+      world.loki().clearFaults();
+      world.salesforce().clearFaults();
+      DeliveryAudit audit = catchUp(world, watch, tally);
+      watch.stopMeasuring();
+      stop(world, tally);
+      watch.failure().ifPresent(tally::problem);
+      return new Observed(
+          audit,
+          watch.longestLeaderlessGap(),
+          watch.pollsWithTwoLeaders(),
+          sampled.samples(),
+          sampled.regressions());
+    }
+  }
+
+  /** The verdict: what Loki holds, the store's write log, and the daemons' own logs. */
+  private SoakReport report(
+      SoakWorld world, SoakStore.Kind kind, FaultTally tally, Observed observed) {
+    List<SoakStore.Write> writes = world.store().writes();
+    CheckpointMonitor logged = CheckpointMonitor.fed();
+    writes.forEach(w -> logged.observe(w.document()));
+    List<String> regressions = new ArrayList<>(observed.regressions());
+    logged.regressions().forEach(r -> regressions.add("write log: " + r));
+    Map<String, String> logs = new LinkedHashMap<>();
+    world.incarnations().forEach(p -> logs.put(p.name(), p.log()));
+    TermLedger ledger = TermLedger.of(logs, writes);
+    List<String> problems = new ArrayList<>();
+    world.unexpectedExits().forEach(e -> problems.add("exited on its own: " + e));
+    problems.addAll(tally.problems());
+    return new SoakReport(
+        kind,
+        options.seed(),
+        options.chaosPerStore(),
+        tally.injected(),
+        tally.unknownOutcomes(),
+        observed.audit().result(world.loki()),
+        ledger.terms(),
+        world.incarnations().size(),
+        ledger.conflicts(),
+        regressions,
+        observed.samples(),
+        writes.size(),
+        tally.longestFailover(),
+        observed.leaderless(),
+        observed.twoLeaders(),
+        problems);
   }
 
   private List<String> chaos(SoakWorld world, LeaderWatch watch, FaultTally tally, long seed)
