@@ -46,3 +46,10 @@ bench-elf ROWS="2520000":
 # The same encode operations timed by thread CPU time (robust on a loaded machine); argument = rounds.
 bench-cpu ROUNDS="5":
     {{mvn}} -q -pl sf2loki-loki -am -Pbench -Dbench.main=io.sf2loki.loki.EncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes
+
+# MINUTES of seeded random faults in all on a file_lease pair of daemon processes against the
+# simulator, half with the file store, half with S3 (s3proxy); `just soak 10 SEED` replays the
+# printed seed's faults. Report and logs: sf2loki-daemon/target/soak/.
+# The chaos soak (docs/reliability.md): kills, pauses, lease and wire faults, then proof nothing was lost.
+soak MINUTES="3" SEED="":
+    bash scripts/soak.sh {{MINUTES}} {{SEED}}

@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -107,8 +108,9 @@ final class LokiHttpTransport implements AutoCloseable {
    * Sends one body.
    *
    * @throws IOException transport errors and timeouts (never carrying credentials)
+   * @throws InterruptedException when the calling thread is interrupted before it has a connection
    */
-  Response send(EncodedBody body) throws IOException {
+  Response send(EncodedBody body) throws IOException, InterruptedException {
     HttpPost post = new HttpPost(pushUri);
     headers.forEach(post::setHeader);
     post.setEntity(
@@ -116,6 +118,20 @@ final class LokiHttpTransport implements AutoCloseable {
             body.bytes(),
             ContentType.create(body.contentType()),
             body.contentEncoding().orElse(null)));
+    try {
+      return execute(post);
+    } catch (CancellationException e) {
+      // HttpClient's pool cancels the connection lease of an interrupted thread and throws this
+      // unchecked exception; it is the interrupt of a run tearing down, not a crash of the lane.
+      Thread.interrupted();
+      InterruptedException interrupted =
+          new InterruptedException("push interrupted while waiting for a connection");
+      interrupted.initCause(e);
+      throw interrupted;
+    }
+  }
+
+  private Response execute(HttpPost post) throws IOException {
     return client.execute(
         post,
         response -> {

@@ -14,9 +14,11 @@ import java.util.function.Supplier;
 
 /**
  * Samples the checkpoint document every 50 ms on its own thread and records every regression: an
- * EventLogFile watermark ({@code last_created}) or the {@code __fence_epoch__} going backwards.
+ * EventLogFile watermark ({@code last_created}), an event object's watermark ({@code last_ts}) or
+ * the {@code __fence_epoch__} going backwards. {@link #fed()} makes one that only checks the
+ * documents handed to {@link #observe}, such as every version a store write log recorded.
  */
-final class CheckpointMonitor implements AutoCloseable {
+public final class CheckpointMonitor implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter SALESFORCE =
@@ -29,11 +31,31 @@ final class CheckpointMonitor implements AutoCloseable {
   private long epoch = -1;
   private int samples;
 
-  CheckpointMonitor(Supplier<Map<String, String>> state) {
+  /** Samples {@code state} every 50 ms until {@link #close()}. */
+  public CheckpointMonitor(Supplier<Map<String, String>> state) {
     this.state = state;
     this.sampler = new Thread(this::loop, "checkpoint-monitor");
     sampler.setDaemon(true);
     sampler.start();
+  }
+
+  private CheckpointMonitor() {
+    this.state = Map::of;
+    this.sampler = null;
+  }
+
+  /** A monitor without a sampler: it checks only what {@link #observe} is given, in order. */
+  public static CheckpointMonitor fed() {
+    return new CheckpointMonitor();
+  }
+
+  /** Checks one version of the document against every version seen before it. */
+  public void observe(Map<String, String> doc) {
+    try {
+      sample(doc);
+    } catch (RuntimeException | IOException e) {
+      record("unreadable checkpoint document: " + e);
+    }
   }
 
   private void loop() {
@@ -60,11 +82,15 @@ final class CheckpointMonitor implements AutoCloseable {
       epoch = Math.max(epoch, e);
     }
     for (Map.Entry<String, String> entry : doc.entrySet()) {
-      if (!entry.getKey().startsWith("eventlogfile:")) {
+      String field =
+          entry.getKey().startsWith("eventlogfile:")
+              ? "last_created"
+              : entry.getKey().startsWith("eventlog_objects:") ? "last_ts" : null;
+      if (field == null) {
         continue;
       }
       JsonNode value = JSON.readTree(entry.getValue());
-      OffsetDateTime mark = OffsetDateTime.parse(value.path("last_created").asText(), SALESFORCE);
+      OffsetDateTime mark = OffsetDateTime.parse(value.path(field).asText(), SALESFORCE);
       OffsetDateTime before = watermarks.get(entry.getKey());
       if (before != null && mark.isBefore(before)) {
         regressions.add(entry.getKey() + " went from " + before + " to " + mark);
@@ -80,17 +106,20 @@ final class CheckpointMonitor implements AutoCloseable {
   }
 
   /** Every regression seen so far. */
-  synchronized List<String> regressions() {
+  public synchronized List<String> regressions() {
     return List.copyOf(regressions);
   }
 
   /** Documents read so far. */
-  synchronized int samples() {
+  public synchronized int samples() {
     return samples;
   }
 
   @Override
   public void close() {
+    if (sampler == null) {
+      return;
+    }
     sampler.interrupt();
     try {
       sampler.join(TestTiming.seconds(2).toMillis());

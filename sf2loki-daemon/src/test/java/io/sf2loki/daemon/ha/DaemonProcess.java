@@ -16,18 +16,26 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One sf2loki daemon in its own JVM, started from the test class path ({@code
- * io.sf2loki.daemon.Main --config FILE}), with its output in a log file. Signals go to its pid.
+ * io.sf2loki.daemon.Main --config FILE}) or from the shaded jar, with its output in a log file.
+ * Signals go to its pid.
  */
-final class DaemonProcess implements AutoCloseable {
+public final class DaemonProcess implements AutoCloseable {
 
   /** A {@code /readyz} answer; status -1 when the endpoint did not answer. */
-  record Readyz(int status, String body) {
-    boolean ready() {
+  public record Readyz(int status, String body) {
+    /** 200: a healthy leader. */
+    public boolean ready() {
       return status == 200;
     }
 
-    boolean standby() {
+    /** 503 {@code standby}. */
+    public boolean standby() {
       return status == 503 && body.strip().equals("standby");
+    }
+
+    /** A leader, healthy or degraded (503 {@code degraded: ...}). */
+    public boolean leading() {
+      return ready() || status == 503 && body.startsWith("degraded");
     }
   }
 
@@ -47,12 +55,27 @@ final class DaemonProcess implements AutoCloseable {
   }
 
   static DaemonProcess start(String name, Path config, int httpPort, Path log) {
+    return launch(
+        name,
+        List.of("-cp", System.getProperty("java.class.path"), "io.sf2loki.daemon.Main"),
+        config,
+        httpPort,
+        log);
+  }
+
+  /** Starts {@code java -jar jar --config config}: the shaded jar as it ships. */
+  public static DaemonProcess startJar(String name, Path jar, Path config, int httpPort, Path log) {
+    return launch(name, List.of("-jar", jar.toString()), config, httpPort, log);
+  }
+
+  private static DaemonProcess launch(
+      String name, List<String> program, Path config, int httpPort, Path log) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // Small, quick-starting JVMs: the build machine runs several of them at once.
     command.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k"));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-    command.addAll(List.of("io.sf2loki.daemon.Main", "--config", config.toString()));
+    command.addAll(program);
+    command.addAll(List.of("--config", config.toString()));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().keySet().removeIf(k -> k.startsWith("SF2LOKI_"));
@@ -63,20 +86,20 @@ final class DaemonProcess implements AutoCloseable {
     }
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
   /** {@code GET /readyz}. */
-  Readyz readyz() {
+  public Readyz readyz() {
     try {
       HttpResponse<String> r = get("/readyz");
       return new Readyz(r.statusCode(), r.body());
@@ -89,7 +112,7 @@ final class DaemonProcess implements AutoCloseable {
    * The sum of the Prometheus samples of {@code metric} whose label set contains {@code labels}
    * (e.g. {@code outcome="fenced"}); 0 when absent or unreachable.
    */
-  double metric(String metric, String labels) {
+  public double metric(String metric, String labels) {
     String text;
     try {
       text = get("/metrics").body();
@@ -120,21 +143,21 @@ final class DaemonProcess implements AutoCloseable {
   }
 
   /** SIGKILL, and waits for the process to be gone. */
-  void kill9() throws InterruptedException {
+  public void kill9() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** SIGTERM; does not wait. */
-  void sigterm() {
+  public void sigterm() {
     process.destroy();
   }
 
-  void sigstop() throws IOException, InterruptedException {
+  public void sigstop() throws IOException, InterruptedException {
     signal("STOP");
   }
 
-  void sigcont() throws IOException, InterruptedException {
+  public void sigcont() throws IOException, InterruptedException {
     signal("CONT");
   }
 
@@ -150,11 +173,11 @@ final class DaemonProcess implements AutoCloseable {
   }
 
   /** The exit code, waiting up to {@code timeout}; -1 if still running. */
-  int awaitExit(Duration timeout) throws InterruptedException {
+  public int awaitExit(Duration timeout) throws InterruptedException {
     return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
   }
 
-  String log() {
+  public String log() {
     try {
       return Files.readString(log);
     } catch (IOException e) {

@@ -7,13 +7,16 @@ import java.util.Optional;
 /**
  * A scripted misbehaviour of the fake Loki, striking the next {@link #count()} pushes at a named
  * point of the exchange: {@link Status} answers instead of storing, {@link DisconnectMidBody} drops
- * the connection while the body is read, {@link Latency} delays a push that is then stored.
+ * the connection while the body is read, {@link Latency} delays a push that is then stored, {@link
+ * LostAnswer} stores a push and drops the connection instead of answering.
  *
  * <p>{@code POST /testkit/faults} accepts the JSON forms {@code {"status": 429, "retry_after": "1",
- * "count": 4}}, {@code {"reset": true, "count": 2}} and {@code {"latency_ms": 500, "count": 10}};
- * {@code latency_ms} with {@code status} delays that answer. {@code count} defaults to 1.
+ * "count": 4}}, {@code {"reset": true, "count": 2}}, {@code {"latency_ms": 500, "count": 10}} and
+ * {@code {"lost_answer": true, "count": 1}}; {@code latency_ms} with {@code status} delays that
+ * answer. {@code count} defaults to 1.
  */
-public sealed interface Fault permits Fault.Status, Fault.DisconnectMidBody, Fault.Latency {
+public sealed interface Fault
+    permits Fault.Status, Fault.DisconnectMidBody, Fault.Latency, Fault.LostAnswer {
 
   /** How many pushes this fault strikes. */
   int count();
@@ -64,6 +67,20 @@ public sealed interface Fault permits Fault.Status, Fault.DisconnectMidBody, Fau
     }
   }
 
+  /**
+   * Processes the push as usual (what Loki accepts is stored), then closes the connection without
+   * answering: the client cannot tell that the push landed, as when a proxy in front of Loki dies
+   * between Loki's answer and the client. A client that retries sends the entries again, and Loki
+   * drops them as exact duplicates.
+   *
+   * @param count how many pushes it strikes
+   */
+  record LostAnswer(int count) implements Fault {
+    public LostAnswer {
+      positive(count);
+    }
+  }
+
   /** Answer {@code status} to the next {@code count} pushes without storing them. */
   static Status status(int status, int count) {
     return new Status(status, Optional.empty(), Duration.ZERO, count);
@@ -87,6 +104,11 @@ public sealed interface Fault permits Fault.Status, Fault.DisconnectMidBody, Fau
   /** Delay the next {@code count} responses (the pushes are processed normally). */
   static Latency latency(Duration latency, int count) {
     return new Latency(latency, count);
+  }
+
+  /** Store the next {@code count} pushes but drop the connection instead of answering them. */
+  static LostAnswer lostAnswer(int count) {
+    return new LostAnswer(count);
   }
 
   private static Duration nonNegative(Duration delay) {

@@ -89,6 +89,7 @@ final class LokiControl {
   static Fault fault(JsonNode node) {
     int count = node.path("count").asInt(1);
     boolean reset = node.path("reset").asBoolean(false);
+    boolean lostAnswer = node.path("lost_answer").asBoolean(false);
     boolean status = node.hasNonNull("status");
     boolean latency = node.hasNonNull("latency_ms");
     Duration delay = Duration.ofMillis(node.path("latency_ms").asLong(0));
@@ -103,6 +104,13 @@ final class LokiControl {
       }
       return new Fault.DisconnectMidBody(count);
     }
+    if (lostAnswer) {
+      if (status || latency || retryAfter.isPresent()) {
+        throw new IllegalArgumentException(
+            "lost_answer drops the connection: it takes no status, retry_after or latency_ms");
+      }
+      return new Fault.LostAnswer(count);
+    }
     if (status) {
       return new Fault.Status(node.get("status").asInt(), retryAfter, delay, count);
     }
@@ -112,6 +120,6 @@ final class LokiControl {
     if (latency) {
       return new Fault.Latency(delay, count);
     }
-    throw new IllegalArgumentException("a fault needs status, reset or latency_ms");
+    throw new IllegalArgumentException("a fault needs status, reset, lost_answer or latency_ms");
   }
 }

@@ -64,6 +64,11 @@ final class PushEndpoint {
         respond(ex, status.status(), "text/plain", "injected fault\n");
         return;
       }
+      if (fault.isPresent() && fault.get() instanceof Fault.LostAnswer) {
+        Ingester.Outcome outcome = ingest(headers, body);
+        pushes.add(new RecordedPush(headers, body.length, outcome.streams(), OptionalInt.empty()));
+        return; // stored, then closed before any response header: the answer is lost
+      }
       process(ex, headers, body);
     }
   }
@@ -88,14 +93,28 @@ final class PushEndpoint {
       respond(ex, 400, "text/plain", e.getMessage() + "\n");
       return;
     }
-    String tenant = headers.get("x-scope-orgid");
-    Ingester.Outcome outcome =
-        ingester.ingest(
-            streams,
-            List.copyOf(rejections),
-            tenant == null || tenant.isEmpty() ? RejectionReport.SINGLE_TENANT : tenant);
+    Ingester.Outcome outcome = ingest(headers, streams);
     pushes.add(new RecordedPush(headers, body.length, outcome.streams(), outcome.status()));
     respond(ex, outcome.status(), "text/plain", outcome.message());
+  }
+
+  /** Decodes and ingests a push whose answer will be lost; a body that does not decode is lost. */
+  private Ingester.Outcome ingest(Map<String, String> headers, byte[] body) {
+    try {
+      return ingest(
+          headers,
+          decoder.decode(headers.get("content-type"), headers.get("content-encoding"), body));
+    } catch (PushDecoder.BodyTooLargeException | PushDecoder.DecodeException e) {
+      return ingest(headers, List.of());
+    }
+  }
+
+  private Ingester.Outcome ingest(Map<String, String> headers, List<DecodedStream> streams) {
+    String tenant = headers.get("x-scope-orgid");
+    return ingester.ingest(
+        streams,
+        List.copyOf(rejections),
+        tenant == null || tenant.isEmpty() ? RejectionReport.SINGLE_TENANT : tenant);
   }
 
   private static void sleep(Duration delay) {

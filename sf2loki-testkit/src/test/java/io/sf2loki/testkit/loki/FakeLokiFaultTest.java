@@ -56,6 +56,27 @@ class FakeLokiFaultTest {
   }
 
   @Test
+  void lostAnswerFaultStoresThePushButDropsTheConnectionInsteadOfAnswering() {
+    loki.addFault(Fault.lostAnswer(1));
+
+    assertThatThrownBy(() -> postJson(loki, body("landed"))).isInstanceOf(IOException.class);
+    assertThat(loki.lines()).containsExactly("landed");
+    assertThat(loki.pushes()).extracting(RecordedPush::status).containsExactly(OptionalInt.empty());
+  }
+
+  @Test
+  void aPushRetriedAfterALostAnswerIsDroppedAsAnExactDuplicate() throws Exception {
+    post("{\"lost_answer\": true}");
+    assertThatThrownBy(() -> postJson(loki, body("again"))).isInstanceOf(IOException.class);
+
+    HttpResponse<String> retry = postJson(loki, body("again"));
+
+    assertThat(retry.statusCode()).isEqualTo(204);
+    assertThat(loki.lines()).containsExactly("again");
+    assertThat(loki.stats().duplicates()).isEqualTo(1);
+  }
+
+  @Test
   void latencyFaultDelaysTheResponseButStoresThePush() throws Exception {
     loki.addFault(Fault.latency(Duration.ofMillis(300), 1));
     long start = System.nanoTime();
@@ -85,6 +106,7 @@ class FakeLokiFaultTest {
     assertThat(postFault("{\"count\": 2}").statusCode()).isEqualTo(400);
     assertThat(postFault("{\"reset\": true, \"status\": 500}").statusCode()).isEqualTo(400);
     assertThat(postFault("{\"retry_after\": \"1\"}").statusCode()).isEqualTo(400);
+    assertThat(postFault("{\"lost_answer\": true, \"status\": 500}").statusCode()).isEqualTo(400);
     assertThat(postFault("{\"status\": 0}").body()).contains("not an HTTP status");
     assertThat(loki.pendingFaults()).isZero();
   }
@@ -118,6 +140,7 @@ class FakeLokiFaultTest {
     assertThatThrownBy(() -> Fault.latency(Duration.ofMillis(-1), 1))
         .hasMessageContaining("negative");
     assertThatThrownBy(() -> Fault.disconnectMidBody(0)).hasMessageContaining("at least 1");
+    assertThatThrownBy(() -> Fault.lostAnswer(0)).hasMessageContaining("at least 1");
   }
 
   @Test
