@@ -236,7 +236,8 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
     stats.tokenFailures.incrementAndGet();
   }
 
-  boolean isValidToken(String token) {
+  /** True while {@code token} was issued and not expired (the fake Pub/Sub checks tokens here). */
+  public boolean isValidToken(String token) {
     return tokens.contains(token);
   }
 
