@@ -6,6 +6,7 @@ import com.salesforce.eventbus.protobuf.FetchResponse;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.source.pubsub.client.PubSubCallException;
 import io.sf2loki.source.pubsub.client.PubSubClient;
 import io.sf2loki.source.pubsub.client.StreamFailure;
 import io.sf2loki.source.pubsub.client.TopicStream;
@@ -191,7 +192,10 @@ final class TopicSubscriber {
           metrics.decodeStall(topic);
           LOG.error("pubsub {}: {} schema fetches in a row failed", topic, STALL_STREAK);
         }
-        return Optional.of(new StreamFailure.Transient("schema.fetch", e.getMessage()));
+        return Optional.of(
+            e instanceof PubSubCallException call
+                ? call.failure() // an auth error refreshes the token
+                : new StreamFailure.Transient("schema.fetch", e.getMessage()));
       }
       schemaFailures = 0;
       ctx.emit(made.entry());
