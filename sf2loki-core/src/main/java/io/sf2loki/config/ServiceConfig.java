@@ -14,6 +14,9 @@ import java.util.Set;
  *     disables
  * @param logLevel root log level
  * @param logFormat {@code text} or {@code json}
+ * @param permanentFailureAttempts attempts in a row before a permanent failure ends the process
+ * @param failureBackoffMin the first wait after a failed campaign or term
+ * @param failureBackoffMax the longest wait; a term that led this long ends a failure streak
  */
 public record ServiceConfig(
     String httpHost,
@@ -21,16 +24,41 @@ public record ServiceConfig(
     Duration shutdownGrace,
     Duration unreadyAfterSinkFailing,
     String logLevel,
-    String logFormat) {
+    String logFormat,
+    int permanentFailureAttempts,
+    Duration failureBackoffMin,
+    Duration failureBackoffMax) {
 
   /** Binds and validates {@code service}. */
   public static ServiceConfig bind(ConfigSection r) {
+    Duration min = r.positiveDuration("failure_backoff_min");
     return new ServiceConfig(
         r.requiredString("http_host"),
         r.intInRange("http_port", 0, 65535),
         r.positiveDuration("shutdown_grace"),
         r.duration("unready_after_sink_failing"),
         r.oneOf("log_level", Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR")),
-        r.oneOf("log_format", Set.of("text", "json")));
+        r.oneOf("log_format", Set.of("text", "json")),
+        r.intInRange("permanent_failure_attempts", 1, 100),
+        min,
+        backoffMax(r, min));
+  }
+
+  private static Duration backoffMax(ConfigSection r, Duration min) {
+    Duration max = r.positiveDuration("failure_backoff_max");
+    if (max.compareTo(min) < 0) {
+      r.problem(
+          "failure_backoff_max",
+          r.path("failure_backoff_max")
+              + " ("
+              + Durations.format(max)
+              + ") must not be below "
+              + r.path("failure_backoff_min")
+              + " ("
+              + Durations.format(min)
+              + ")");
+      return min;
+    }
+    return max;
   }
 }

@@ -1,6 +1,7 @@
 package io.sf2loki.engine;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.config.ServiceConfig;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
@@ -85,17 +86,25 @@ public final class ConfiguredEngine {
 
   /**
    * The engine's settings from {@code config}: the lanes ({@code sink.loki.batch.*}, {@code
-   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}) and {@code labels};
-   * the rest are {@link EngineSettings#defaults()}.
+   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}), {@code labels} and
+   * the answer to failures ({@code service.permanent_failure_attempts}, {@code
+   * service.failure_backoff_*}); the rest are {@link EngineSettings#defaults()}.
    */
   public static EngineSettings settings(Sf2LokiConfig config, Map<String, String> labels) {
     EngineSettings defaults = EngineSettings.defaults();
-    return defaults.withPipeline(
-        defaults
-            .pipeline()
-            .withLanes(config.lanes())
-            .withShutdownGrace(config.service().shutdownGrace())
-            .withStaticLabels(labels));
+    ServiceConfig service = config.service();
+    return defaults
+        .withPipeline(
+            defaults
+                .pipeline()
+                .withLanes(config.lanes())
+                .withShutdownGrace(service.shutdownGrace())
+                .withStaticLabels(labels))
+        .withFailures(
+            new FailurePolicy(
+                service.permanentFailureAttempts(),
+                service.failureBackoffMin(),
+                service.failureBackoffMax()));
   }
 
   /**

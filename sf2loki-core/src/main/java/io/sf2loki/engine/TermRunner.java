@@ -8,9 +8,6 @@ import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreConflictException;
-import io.sf2loki.spi.StoreException;
-import io.sf2loki.spi.StoreLockedException;
-import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import java.time.Duration;
 import java.util.Map;
@@ -23,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Runs one pipeline per leadership term. {@code onAcquire} stamps the term's epoch into the store
  * and starts the run on its own thread; {@code onLose} stops it and waits for the drain, so the
  * final commits happen while the lease is still held (invariant 3). A fenced commit resigns the
- * term: the process returns to standby, it does not exit.
+ * term: the process returns to standby, it does not exit. Any other failure, at acquire or of the
+ * run, is handed to the engine ({@link Control#failed}), which gives the term up and decides.
  */
 final class TermRunner implements LeadershipListener {
 
@@ -34,8 +32,11 @@ final class TermRunner implements LeadershipListener {
     /** Give up the current term and campaign again (fenced). */
     void resign();
 
-    /** End the engine with this outcome (finished or failed). */
+    /** End the engine with this outcome (finished). */
     void finish(EngineOutcome outcome);
+
+    /** The term failed: give it up; the engine classifies the failure and decides. */
+    void failed(Throwable cause);
 
     /** The engine's status changed. */
     void status(EngineStatus status);
@@ -83,15 +84,15 @@ final class TermRunner implements LeadershipListener {
       metrics.claimRefused();
       control.resign();
       return;
-    } catch (StoreLockedException | StoreUnavailableException e) {
-      // A frozen ex-leader may still hold the state file's lock mid-write, or the store is
-      // briefly unreachable: give the term back and campaign again rather than exit.
-      LOG.warn(
-          "cannot record epoch {} in the store; standing by: {}", term.epoch(), e.getMessage());
-      control.resign();
+    } catch (RuntimeException e) {
+      control.failed(e); // locked, unavailable, access denied, corrupt: the engine decides
       return;
-    } catch (StoreException e) {
-      control.finish(new EngineOutcome.Failed(e));
+    }
+    Pipeline pipeline;
+    try {
+      pipeline = pipelines.apply(term);
+    } catch (RuntimeException e) {
+      control.failed(e); // the term's sources could not be made
       return;
     }
     // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
@@ -99,7 +100,6 @@ final class TermRunner implements LeadershipListener {
     control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
     LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
     StopTrigger stop = new StopTrigger();
-    Pipeline pipeline = pipelines.apply(term);
     termStop = stop;
     running = threads.newThread(() -> runTerm(pipeline, stop, term));
     running.setName("sf2loki-term-" + term.epoch());
@@ -135,8 +135,7 @@ final class TermRunner implements LeadershipListener {
       LOG.info("every source finished with nothing left to do; stopping (finite run)");
       control.finish(new EngineOutcome.Finished());
     } else if (outcome instanceof PipelineOutcome.Failed failed) {
-      LOG.error("pipeline failed; stopping", failed.cause());
-      control.finish(new EngineOutcome.Failed(failed.cause()));
+      control.failed(failed.cause());
     } else if (outcome instanceof PipelineOutcome.Stopped stopped
         && stopped.abandonedBatches() > 0) {
       LOG.warn(
