@@ -2,6 +2,7 @@ package io.sf2loki.spi;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.ReadOnlyFileSystemException;
@@ -10,10 +11,12 @@ import java.util.Optional;
 
 /**
  * Classifies file-system failures, the same way for the state file, the file lease and anything
- * else on a path: EACCES and EPERM ({@code access_denied}), EROFS ({@code read_only}), ENOTDIR
- * ({@code not_a_directory}), ENOSPC and EDQUOT ({@code disk_full}) are permanent; any other I/O
- * error (EIO, a stale NFS handle, a timeout) is transient ({@code unavailable}). The reasons are
- * prefixed with the part that failed ({@code store_read_only}, {@code lease_access_denied}).
+ * else on a path: EACCES and EPERM ({@code access_denied}), EROFS ({@code read_only}), ENOTDIR and
+ * a directory to create that exists as a file ({@code not_a_directory}: {@link
+ * java.nio.file.Files#createDirectories} throws {@link FileAlreadyExistsException} then), ENOSPC
+ * and EDQUOT ({@code disk_full}) are permanent; any other I/O error (EIO, a stale NFS handle, a
+ * timeout) is transient ({@code unavailable}). The reasons are prefixed with the part that failed
+ * ({@code store_read_only}, {@code lease_access_denied}).
  *
  * <p>The JDK reports errno as {@link FileSystemException#getReason()} (the C library's text, e.g.
  * {@code Read-only file system}) or, for channel writes, as the message of a plain {@link
@@ -82,8 +85,8 @@ public final class IoFailures {
     if (t instanceof ReadOnlyFileSystemException) {
       return "read_only";
     }
-    if (t instanceof NotDirectoryException) {
-      return "not_a_directory";
+    if (t instanceof NotDirectoryException || t instanceof FileAlreadyExistsException) {
+      return "not_a_directory"; // Files.createDirectories: the directory to create is a file
     }
     if (!(t instanceof IOException)) {
       return null;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.ReadOnlyFileSystemException;
@@ -50,6 +51,9 @@ class IoFailuresTest {
     assertThat(classify(errno("/var/lib/sf2loki", "Not a directory")).reason())
         .isEqualTo("store_not_a_directory");
     assertThat(classify(new NotDirectoryException("/var/lib")).reason())
+        .isEqualTo("store_not_a_directory");
+    assertThat(classify(new FileAlreadyExistsException("/var/lib/sf2loki")).reason())
+        .as("Files.createDirectories of a directory that is a file")
         .isEqualTo("store_not_a_directory");
   }
 

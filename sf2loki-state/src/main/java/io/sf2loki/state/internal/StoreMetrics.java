@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.spi.CorruptStateException;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.StoreAccessDeniedException;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreLockedException;
@@ -72,6 +73,8 @@ public final class StoreMetrics {
       return "corrupt";
     } else if (e instanceof StoreLockedException) {
       return "locked";
+    } else if (e instanceof StoreAccessDeniedException) {
+      return "access_denied";
     } else if (e instanceof StoreUnavailableException) {
       return "unavailable";
     }
