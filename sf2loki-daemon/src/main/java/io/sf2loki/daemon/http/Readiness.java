@@ -7,7 +7,8 @@ import java.util.function.Supplier;
 
 /**
  * Maps the engine's status to the {@code /readyz} answer: 200 only for a healthy leader; 503 with a
- * reason otherwise ({@code not ready}, {@code standby}, {@code degraded: ...}).
+ * reason otherwise ({@code not ready}, {@code standby}, {@code degraded: ...}, or the reason label
+ * of the failure the engine is backing off from, such as {@code store_unavailable}).
  */
 public final class Readiness {
 
@@ -38,6 +39,9 @@ public final class Readiness {
     EngineStatus current = status.get();
     if (current instanceof EngineStatus.Standby) {
       return new Answer(503, "standby");
+    }
+    if (current instanceof EngineStatus.BackingOff backingOff) {
+      return new Answer(503, backingOff.failure().reason());
     }
     if (current instanceof EngineStatus.Leading leading) {
       if (!unreadyAfterSinkFailing.isZero() && leading.sinkFailingSince().isPresent()) {

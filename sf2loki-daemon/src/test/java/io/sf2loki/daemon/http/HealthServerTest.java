@@ -3,6 +3,7 @@ package io.sf2loki.daemon.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.engine.EngineStatus;
+import io.sf2loki.spi.FailureClass;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,6 +62,18 @@ class HealthServerTest {
     status.set(new EngineStatus.Standby());
     assertThat(get("/readyz").statusCode()).isEqualTo(503);
     assertThat(get("/readyz").body()).isEqualTo("standby\n");
+  }
+
+  @Test
+  void backingOffFromAFailureIsUnreadyWithTheFailuresReason() throws Exception {
+    status.set(
+        new EngineStatus.BackingOff(
+            FailureClass.transientFailure("store_unavailable", "s3://b/state.json"),
+            2,
+            Duration.ofSeconds(4)));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).isEqualTo("store_unavailable\n");
   }
 
   @Test
