@@ -29,11 +29,13 @@ public sealed interface EngineOutcome {
     }
 
     /**
-     * One line for the operator: the resource, what happened, the reason, the attempts and the fix.
+     * One line for the operator: the resource (unless the message names it), what happened, the
+     * reason, the attempts and the fix.
      */
     public String describe() {
-      String where = failure.resource().isBlank() ? "" : failure.resource() + ": ";
       String what = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+      boolean named = failure.resource().isBlank() || what.contains(failure.resource());
+      String where = named ? "" : failure.resource() + ": ";
       return where
           + what
           + " ("

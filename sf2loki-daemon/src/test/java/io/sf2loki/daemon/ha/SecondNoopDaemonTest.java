@@ -60,7 +60,7 @@ class SecondNoopDaemonTest {
         List<String> errors = log.lines().filter(l -> l.contains(" ERROR ")).toList();
         assertThat(errors).as(log).hasSize(1);
         assertThat(errors.get(0))
-            .contains("sf2loki stopped after a failure: " + state + ": state file " + state)
+            .contains("sf2loki stopped after a failure: state file " + state)
             .contains("is locked by another process")
             .contains("(store_locked, permanent, 3 attempts)")
             .contains(
