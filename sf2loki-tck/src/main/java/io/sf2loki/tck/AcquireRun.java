@@ -18,12 +18,14 @@ import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * An engine with no sources over one store and one kind of coordinator, on its own thread: how a
@@ -31,13 +33,16 @@ import java.util.function.Supplier;
  * EngineOutcome.Failed}, exit 1) at its last attempt; a transient one backs off, counted, until the
  * backend answers and the term runs (with no sources it finishes at once: {@link
  * EngineOutcome.Finished}). Waits are the {@link #FAST} policy's milliseconds, or long ones a test
- * ends with {@link #stop()}; nothing here sleeps.
+ * ends with {@link #stop()}; nothing here sleeps. The engine's own clock is fixed and its jitter
+ * none: the store and the coordinator get the test's.
  */
 public final class AcquireRun implements AutoCloseable {
 
   /** Three attempts, waits of 1 to 4 ms. */
   public static final FailurePolicy FAST =
       new FailurePolicy(3, Duration.ofMillis(1), Duration.ofMillis(4));
+
+  private static final RandomGenerator NO_JITTER = () -> 0L;
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final AtomicInteger campaigns = new AtomicInteger();
@@ -47,11 +52,12 @@ public final class AcquireRun implements AutoCloseable {
 
   private AcquireRun(
       CheckpointStore store, Supplier<Coordinator> coordinators, FailurePolicy policy) {
+    // No sources, so no lag to measure on a wall clock; no jitter, so the waits are the floors.
     EngineEnvironment environment =
         new EngineEnvironment(
-            Clock.systemUTC(),
+            Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC),
             Ticker.SYSTEM,
-            new Random(1),
+            NO_JITTER,
             new NamedThreadFactory("acquire"),
             registry);
     Supplier<Coordinator> counted =
