@@ -66,7 +66,8 @@ class ConfigCommandTest {
     assertThat(run.out().strip()).matches("sf2loki \\d+\\.\\d+\\.\\d+.*");
   }
 
-  private static final String VALID =
+  /** A minimal configuration that checks OK. */
+  static final String VALID =
       """
       salesforce {
         auth_mode = client_credentials

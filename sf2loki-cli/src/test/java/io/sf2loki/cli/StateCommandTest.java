@@ -69,6 +69,34 @@ class StateCommandTest {
   }
 
   @Test
+  void underK8sLeaseAnEpochWhoseSuccessorOverflowsInt32IsRefusedAtStateSet() throws Exception {
+    StateFixture f = StateFixture.k8sLease(dir);
+    f.writeState("{\"__fence_epoch__\": \"9\"}");
+
+    CliRun tooHigh = f.run("state", "set", "__fence_epoch__", "2147483647", "--force");
+    assertThat(tooHigh.exitCode()).isEqualTo(1);
+    assertThat(tooHigh.err())
+        .contains("int32 leaseTransitions")
+        .contains("use a value below 2147483647");
+    assertThat(new String(f.stateBytes(), java.nio.charset.StandardCharsets.UTF_8))
+        .contains("\"9\"");
+
+    CliRun highest = f.run("state", "set", "__fence_epoch__", "2147483646", "--force");
+    assertThat(highest.exitCode()).as(highest.err()).isZero();
+  }
+
+  @Test
+  void theSingleInstanceWriterTokenIsHiddenAndCannotBeSet() throws Exception {
+    StateFixture f = StateFixture.noop(dir);
+    f.writeState("{\"apexlog\": \"2026-07-01T00:00:00.000+0000\", \"__writer__\": \"t\"}");
+
+    assertThat(f.run("state", "show").out()).doesNotContain("__writer__").contains("apexlog");
+    CliRun set = f.run("state", "set", "__writer__", "x", "--force");
+    assertThat(set.exitCode()).isEqualTo(1);
+    assertThat(set.err()).contains("reserved internal key");
+  }
+
+  @Test
   void deleteOfAMissingKeyIsANoOp() throws Exception {
     StateFixture f = StateFixture.noop(dir);
     f.writeState("{\"apexlog\": \"2026-07-01T00:00:00.000+0000\"}");

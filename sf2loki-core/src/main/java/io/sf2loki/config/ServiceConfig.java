@@ -12,6 +12,10 @@ import java.util.Set;
  * @param shutdownGrace drain budget of a graceful stop
  * @param unreadyAfterSinkFailing readiness turns degraded after this long of failing pushes; zero
  *     disables
+ * @param unreadyAfterStall readiness turns degraded after a lane held queued entries this long
+ *     without delivering, attempting or handing on anything; zero disables
+ * @param livenessTimeout liveness turns unhealthy after the engine's heartbeat is this old; zero
+ *     disables
  * @param logLevel root log level
  * @param logFormat {@code text} or {@code json}
  * @param permanentFailureAttempts attempts in a row before a permanent failure ends the process
@@ -23,6 +27,8 @@ public record ServiceConfig(
     int httpPort,
     Duration shutdownGrace,
     Duration unreadyAfterSinkFailing,
+    Duration unreadyAfterStall,
+    Duration livenessTimeout,
     String logLevel,
     String logFormat,
     int permanentFailureAttempts,
@@ -37,6 +43,8 @@ public record ServiceConfig(
         r.intInRange("http_port", 0, 65535),
         r.positiveDuration("shutdown_grace"),
         r.duration("unready_after_sink_failing"),
+        r.duration("unready_after_stall"),
+        r.duration("liveness_timeout"),
         r.oneOf("log_level", Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR")),
         r.oneOf("log_format", Set.of("text", "json")),
         r.intInRange("permanent_failure_attempts", 1, 100),

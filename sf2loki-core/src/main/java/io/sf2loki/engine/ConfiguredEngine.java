@@ -3,6 +3,7 @@ package io.sf2loki.engine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.ServiceConfig;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
@@ -22,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -47,15 +50,25 @@ public final class ConfiguredEngine {
     Ticker ticker = environment.ticker();
     MeterRegistry registry = environment.metrics();
     CheckpointStore store =
-        config.store().create(new StoreEnvironment(!config.isCoordinated(), clock, registry));
+        config
+            .store()
+            .create(
+                new StoreEnvironment(
+                    !config.isCoordinated(), clock, registry, environment.threads()));
     Optional<EpochFloor> floor =
         store instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
     CoordinatorEnvironment coordination =
-        new CoordinatorEnvironment(clock, ticker, floor, registry, variables);
+        new CoordinatorEnvironment(
+            clock, ticker, floor, registry, variables, environment.threads());
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
     Sink sink;
     try {
-      sink = config.sink().create(new SinkEnvironment(clock, registry, environment.random()));
+      sink =
+          config
+              .sink()
+              .create(
+                  new SinkEnvironment(
+                      clock, registry, environment.random(), promotedLabels(config)));
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
@@ -86,8 +99,9 @@ public final class ConfiguredEngine {
 
   /**
    * The engine's settings from {@code config}: the lanes ({@code sink.loki.batch.*}, {@code
-   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}), {@code labels} and
-   * the answer to failures ({@code service.permanent_failure_attempts}, {@code
+   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}), the health bounds
+   * ({@code service.liveness_timeout}, {@code service.unready_after_stall}), {@code labels} and the
+   * answer to failures ({@code service.permanent_failure_attempts}, {@code
    * service.failure_backoff_*}); the rest are {@link EngineSettings#defaults()}.
    */
   public static EngineSettings settings(Sf2LokiConfig config, Map<String, String> labels) {
@@ -100,11 +114,24 @@ public final class ConfiguredEngine {
                 .withLanes(config.lanes())
                 .withShutdownGrace(service.shutdownGrace())
                 .withStaticLabels(labels))
+        .withLivenessTimeout(service.livenessTimeout())
+        .withUnreadyAfterStall(service.unreadyAfterStall())
         .withFailures(
             new FailurePolicy(
                 service.permanentFailureAttempts(),
                 service.failureBackoffMin(),
                 service.failureBackoffMax()));
+  }
+
+  /** The label names the enabled sources promote from payloads, which the sink keeps as labels. */
+  static Set<String> promotedLabels(Sf2LokiConfig config) {
+    Set<String> names = new TreeSet<>();
+    for (SourceProvider.Factory factory : config.sources().values()) {
+      if (factory instanceof PromotedLabels promoting) {
+        names.addAll(promoting.promotedLabels());
+      }
+    }
+    return names;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.sf2loki.engine;
 
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.LaneConfig;
+import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineMetrics;
 import io.sf2loki.pipeline.PipelineSettings;
@@ -14,6 +15,7 @@ import io.sf2loki.spi.Term;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -47,6 +49,7 @@ public final class Engine implements AutoCloseable {
   private final EngineEnvironment environment;
   private final EngineMetrics metrics;
   private final PipelineMetrics pipelineMetrics;
+  private final Heartbeat heartbeat;
   private final AtomicReference<EngineStatus> status =
       new AtomicReference<>(new EngineStatus.Starting());
   private final AtomicReference<EngineOutcome> outcome = new AtomicReference<>();
@@ -64,6 +67,7 @@ public final class Engine implements AutoCloseable {
     this.environment = builder.environment;
     this.metrics = new EngineMetrics(environment.metrics(), BuildInfo.version());
     this.pipelineMetrics = new PipelineMetrics(environment.metrics());
+    this.heartbeat = new Heartbeat(environment.ticker());
     this.failures =
         new FailureResponse(
             new FailureClassifier(store.location()),
@@ -97,9 +101,28 @@ public final class Engine implements AutoCloseable {
   public EngineStatus status() {
     EngineStatus current = status.get();
     if (current instanceof EngineStatus.Leading leading) {
-      return new EngineStatus.Leading(leading.epoch(), pipelineMetrics.sinkFailingSince());
+      return new EngineStatus.Leading(
+          leading.epoch(),
+          pipelineMetrics.sinkFailingSince(),
+          pipelineMetrics.longestStall().filter(this::pastStallBound));
     }
     return current;
+  }
+
+  private boolean pastStallBound(LaneStall stall) {
+    Duration bound = settings.unreadyAfterStall();
+    return !bound.isZero() && stall.duration().compareTo(bound) >= 0;
+  }
+
+  /**
+   * How long the engine's supervising thread (its campaign loop, the coordinator running on it, the
+   * hand-over of each term) has gone without a heartbeat, once that is at least {@link
+   * EngineSettings#livenessTimeout()}: the thread is stuck, not merely waiting, and a supervisor
+   * should restart the process (for liveness probes). Empty while it beats, before {@link #run} and
+   * when the timeout is zero.
+   */
+  public Optional<Duration> staleHeartbeat() {
+    return started.get() ? heartbeat.staleAfter(settings.livenessTimeout()) : Optional.empty();
   }
 
   /**
@@ -119,6 +142,7 @@ public final class Engine implements AutoCloseable {
             settings.pipeline().shutdownGrace().plus(Duration.ofSeconds(5)),
             metrics,
             environment.threads(),
+            heartbeat,
             new TermRunner.Control() {
               @Override
               public void resign() {
@@ -152,15 +176,17 @@ public final class Engine implements AutoCloseable {
               }
             });
     Thread relay = relayStop(stop);
+    StopSignal beating = heartbeat.beating(stop); // the relay waits on the bare signal: no beats
     try {
       while (outcome.get() == null && !stop.isStopRequested()) {
+        heartbeat.beat();
         StopTrigger round = new StopTrigger();
         campaign.set(round);
         if (stop.isStopRequested()) {
           break;
         }
         status.set(new EngineStatus.Standby());
-        Throwable failure = campaign(listener, round);
+        Throwable failure = campaign(listener, heartbeat.beating(round));
         if (outcome.get() != null || stop.isStopRequested()) {
           break;
         }
@@ -168,7 +194,7 @@ public final class Engine implements AutoCloseable {
         if (pause == null) {
           break; // a permanent failure used its attempts
         }
-        stop.awaitStop(pause);
+        beating.awaitStop(pause); // a backoff is no hung engine: it beats while it waits
       }
     } finally {
       status.set(new EngineStatus.Stopping());
@@ -181,14 +207,17 @@ public final class Engine implements AutoCloseable {
   /**
    * One campaign with a fresh coordinator, until the round ends.
    *
+   * @param round the round's stop signal, beating while the coordinator waits on it
    * @return why it ended when that was a failure: the term's, else the coordinator's
    */
-  private Throwable campaign(TermRunner listener, StopTrigger round) throws InterruptedException {
+  private Throwable campaign(TermRunner listener, StopSignal round) throws InterruptedException {
     Throwable thrown = null;
     try (Coordinator coordinator = coordinators.get()) {
       coordinator.run(listener, round);
-    } catch (RuntimeException e) {
-      thrown = e; // a failed campaign (CoordinatorException), or a coordinator that broke
+    } catch (RuntimeException | Error e) {
+      // A failed campaign (CoordinatorException), or a coordinator that broke: it released what it
+      // held (or its lease expires), and the term ended with it. The engine classifies it.
+      thrown = e;
     }
     Throwable failed = termFailure.getAndSet(null);
     return failed != null ? failed : thrown;

@@ -16,7 +16,8 @@ public sealed interface EngineOutcome {
   /**
    * A permanent failure ended the engine after its last allowed attempt ({@link FailurePolicy}): a
    * store that refuses access or is corrupt, a state file another sf2loki holds, rejected
-   * credentials, an unexpected error. Exit 1.
+   * credentials, an unexpected error (an exception or {@link Error} on a lane, the term's thread or
+   * the coordinator's). Exit 1.
    *
    * @param failure what it is: the reason, the resource and the fix
    * @param attempts the attempts made, the last one included

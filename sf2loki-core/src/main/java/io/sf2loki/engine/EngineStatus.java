@@ -1,5 +1,6 @@
 package io.sf2loki.engine;
 
+import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.spi.FailureClass;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,16 +13,50 @@ public sealed interface EngineStatus {
   /** Built, the coordinator not running yet. */
   record Starting() implements EngineStatus {}
 
-  /** Campaigning or standing by after a loss: another replica may lead. */
-  record Standby() implements EngineStatus {}
+  /**
+   * Campaigning or standing by after a loss: another replica may lead.
+   *
+   * @param reason why this process's last term ended, when its coordinator said (a lease taken
+   *     over, or given up because it could not be renewed in time)
+   */
+  record Standby(Optional<String> reason) implements EngineStatus {
+
+    public Standby {
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    /** Campaigning, with no loss to report. */
+    public Standby() {
+      this(Optional.empty());
+    }
+  }
 
   /**
    * Leading a term.
    *
    * @param epoch the term's epoch
    * @param sinkFailingSince when Loki pushes started failing continuously, if they are failing
+   * @param stalled the longest-stalled lane, once it has not moved for {@link
+   *     EngineSettings#unreadyAfterStall()}
    */
-  record Leading(long epoch, Optional<Instant> sinkFailingSince) implements EngineStatus {}
+  record Leading(long epoch, Optional<Instant> sinkFailingSince, Optional<LaneStall> stalled)
+      implements EngineStatus {
+
+    /** Leading with no lane stalled. */
+    public Leading(long epoch, Optional<Instant> sinkFailingSince) {
+      this(epoch, sinkFailingSince, Optional.empty());
+    }
+  }
+
+  /**
+   * The term ended under this leader (a commit was fenced by a newer leader, or the lease was lost)
+   * and its pipeline is winding down: it moves nothing any more and stands by once the term has
+   * been handed back to the coordinator.
+   *
+   * @param epoch the ended term's epoch
+   * @param reason why it ended
+   */
+  record Fenced(long epoch, String reason) implements EngineStatus {}
 
   /**
    * A campaign or a term failed: the lease was given up and the engine waits before campaigning

@@ -17,11 +17,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one pipeline per leadership term. {@code onAcquire} stamps the term's epoch into the store
- * and starts the run on its own thread; {@code onLose} stops it and waits for the drain, so the
- * final commits happen while the lease is still held (invariant 3). A fenced commit resigns the
- * term: the process returns to standby, it does not exit. Any other failure, at acquire or of the
- * run, is handed to the engine ({@link Control#failed}), which gives the term up and decides.
+ * Runs one pipeline per leadership term. {@code onAcquire} starts the term on its own thread, which
+ * stamps the term's epoch into the store and runs the pipeline; {@code onLose} stops it and waits
+ * for the drain, so the final commits happen while the lease is still held (invariant 3). A fenced
+ * commit resigns the term: the process returns to standby, it does not exit. Any other failure, of
+ * the claim or of the run, is handed to the engine ({@link Control#failed}), which gives the term
+ * up and decides.
+ *
+ * <p>The epoch claim runs on the term's thread, never on the coordinator's: a slow or hung store
+ * then cannot delay a lease renewal, and a claim still running when the lease is lost is bounded by
+ * the store's own deadline and the drain timeout.
  */
 final class TermRunner implements LeadershipListener {
 
@@ -50,10 +55,12 @@ final class TermRunner implements LeadershipListener {
   private final Duration drainTimeout;
   private final EngineMetrics metrics;
   private final ThreadFactory threads;
+  private final Heartbeat heartbeat;
   private final Control control;
 
   private Thread running;
   private StopTrigger termStop;
+  private boolean leading; // guarded by this
 
   TermRunner(
       CheckpointStore store,
@@ -61,18 +68,30 @@ final class TermRunner implements LeadershipListener {
       Duration drainTimeout,
       EngineMetrics metrics,
       ThreadFactory threads,
+      Heartbeat heartbeat,
       Control control) {
     this.store = store;
     this.pipelines = pipelines;
     this.drainTimeout = drainTimeout;
     this.metrics = metrics;
     this.threads = threads;
+    this.heartbeat = heartbeat;
     this.control = control;
   }
 
   @Override
   public void onAcquire(Term term) {
+    heartbeat.beat();
     LOG.info("acquired leadership as {}", term.describe());
+    StopTrigger stop = new StopTrigger();
+    termStop = stop;
+    running = threads.newThread(() -> lead(term, stop));
+    running.setName("sf2loki-term-" + term.epoch());
+    running.start();
+  }
+
+  /** Claims the term's epoch, then runs its pipeline; on the term's thread. */
+  private void lead(Term term, StopTrigger stop) {
     try {
       recordEpoch(term);
     } catch (FencedException | StoreConflictException e) {
@@ -84,26 +103,46 @@ final class TermRunner implements LeadershipListener {
       metrics.claimRefused();
       control.resign();
       return;
-    } catch (RuntimeException e) {
-      control.failed(e); // locked, unavailable, access denied, corrupt: the engine decides
+    } catch (Throwable e) {
+      // Locked, unavailable, timed out, access denied, corrupt, or unexpected (never die
+      // silently): the engine classifies it and decides.
+      control.failed(e);
       return;
     }
+    if (!startLeading(term, stop)) {
+      return; // the term ended while its epoch was being claimed
+    }
+    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
     Pipeline pipeline;
     try {
       pipeline = pipelines.apply(term);
-    } catch (RuntimeException e) {
-      control.failed(e); // the term's sources could not be made
+    } catch (Throwable e) {
+      // The term's sources could not be made: the engine gives the term up (the coordinator
+      // releases the lease) and decides.
+      control.failed(e);
       return;
     }
+    runTerm(pipeline, stop, term);
+  }
+
+  /** The claim succeeded: the term leads, unless it was stopped meanwhile. */
+  private synchronized boolean startLeading(Term term, StopTrigger stop) {
+    if (stop.isStopRequested()) {
+      return false;
+    }
+    leading = true;
     // Counted only now: a term whose claim was refused never led, so dashboards must not show it.
     metrics.acquired(term.epoch());
     control.status(new EngineStatus.Leading(term.epoch(), java.util.Optional.empty()));
-    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
-    StopTrigger stop = new StopTrigger();
-    termStop = stop;
-    running = threads.newThread(() -> runTerm(pipeline, stop, term));
-    running.setName("sf2loki-term-" + term.epoch());
-    running.start();
+    return true;
+  }
+
+  /** Stops the current term; true when it had started leading. */
+  private synchronized boolean stopTerm() {
+    termStop.requestStop();
+    boolean led = leading;
+    leading = false;
+    return led;
   }
 
   /**
@@ -126,9 +165,13 @@ final class TermRunner implements LeadershipListener {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
+    } catch (Throwable e) {
+      // Never die silently: the engine would go on leading a term that moves nothing.
+      outcome = new PipelineOutcome.Failed(e);
     }
     if (outcome instanceof PipelineOutcome.LostLeadership lost) {
       LOG.warn("leadership lost — standing by (epoch {}): {}", term.epoch(), lost.reason());
+      control.status(new EngineStatus.Fenced(term.epoch(), lost.reason()));
       metrics.fencedCommit();
       control.resign();
     } else if (outcome instanceof PipelineOutcome.Completed) {
@@ -150,14 +193,19 @@ final class TermRunner implements LeadershipListener {
     Thread thread = running;
     running = null;
     if (thread != null) {
-      metrics.lost();
-      termStop.requestStop();
+      boolean led = stopTerm();
+      if (led && !term.isCurrent()) { // lost, not given back: nothing commits during this drain
+        control.status(new EngineStatus.Fenced(term.epoch(), "the lease was lost"));
+      }
+      if (led) {
+        metrics.lost();
+      }
       try {
-        thread.join(drainTimeout.toMillis());
+        heartbeat.join(thread, drainTimeout); // a long drain is no hung engine
         if (thread.isAlive()) {
           LOG.warn("term {} did not drain within {}; interrupting it", term.epoch(), drainTimeout);
           thread.interrupt();
-          thread.join(drainTimeout.toMillis());
+          heartbeat.join(thread, drainTimeout);
         }
       } catch (InterruptedException e) {
         thread.interrupt();
@@ -170,7 +218,7 @@ final class TermRunner implements LeadershipListener {
       LOG.info("leadership of epoch {} ended; shutting down", term.epoch());
       return;
     }
-    control.status(new EngineStatus.Standby());
+    control.status(new EngineStatus.Standby(term.lossReason()));
     LOG.info("leadership of epoch {} ended — standing by", term.epoch());
   }
 }

@@ -9,13 +9,26 @@ import java.util.Objects;
  * <p>Keys follow the namespaces of the checkpoint document ({@code eventlogfile:Login}, {@code
  * pubsub:/event/LoginEventStream}, ...); values are opaque to the pipeline and the stores.
  *
- * @param key the checkpoint key; never blank, never the reserved {@value #RESERVED_EPOCH_KEY}
+ * @param key the checkpoint key; never blank, never a reserved key ({@value #RESERVED_EPOCH_KEY},
+ *     {@value #RESERVED_WRITER_KEY})
  * @param value the position to store once delivered
  */
 public record CheckpointToken(String key, String value) {
 
   /** The reserved document key holding the epoch of the last writer. */
   public static final String RESERVED_EPOCH_KEY = "__fence_epoch__";
+
+  /**
+   * The reserved document key holding the random per-process token of the last single-instance
+   * ({@code noop}) daemon that wrote an S3 or GCS document: a conditional-write conflict caused by
+   * another token is a second instance, not an operator's repair.
+   */
+  public static final String RESERVED_WRITER_KEY = "__writer__";
+
+  /** True for the keys the stores maintain themselves, which are not checkpoints. */
+  public static boolean isReserved(String key) {
+    return RESERVED_EPOCH_KEY.equals(key) || RESERVED_WRITER_KEY.equals(key);
+  }
 
   public CheckpointToken {
     Objects.requireNonNull(key, "key");
@@ -25,6 +38,9 @@ public record CheckpointToken(String key, String value) {
     }
     if (RESERVED_EPOCH_KEY.equals(key)) {
       throw new IllegalArgumentException(RESERVED_EPOCH_KEY + " is reserved for the fence epoch");
+    }
+    if (RESERVED_WRITER_KEY.equals(key)) {
+      throw new IllegalArgumentException(RESERVED_WRITER_KEY + " is reserved for the stores");
     }
   }
 }

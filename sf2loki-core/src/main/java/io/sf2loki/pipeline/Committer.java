@@ -17,7 +17,7 @@ import java.util.Set;
  * Commit-after-push for one run (invariant 1): each delivered batch's last value per key goes to
  * the store in one fenced write. Keys of an abandoned batch are blocked for the rest of the run, so
  * no later batch or checkpoint-only flush can commit past entries that never reached Loki. After
- * {@link #close()} nothing more is written. Serialised: one store write at a time.
+ * {@link #close()} no further write starts. Serialised: one store write at a time.
  */
 final class Committer {
 
@@ -26,7 +26,7 @@ final class Committer {
   private final PipelineMetrics metrics;
   private final Map<String, String> positions;
   private final Set<String> blocked = new HashSet<>();
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * @param positions the document as loaded at run start
@@ -37,7 +37,7 @@ final class Committer {
     this.fence = fence;
     this.metrics = metrics;
     this.positions = new HashMap<>(positions);
-    this.positions.remove(CheckpointToken.RESERVED_EPOCH_KEY);
+    this.positions.keySet().removeIf(CheckpointToken::isReserved);
   }
 
   /**
@@ -81,8 +81,12 @@ final class Committer {
     return Optional.ofNullable(positions.get(key));
   }
 
-  /** Refuses every later commit. */
-  synchronized void close() {
+  /**
+   * Refuses every later commit. Does not wait for a commit in flight: at the end of a drain's grace
+   * the teardown interrupts it (a store retry loop or an I/O deadline wait gives up at once), and a
+   * write that still lands carries delivered positions only.
+   */
+  void close() {
     closed = true;
   }
 }

@@ -31,14 +31,21 @@ final class LaneBatching implements Runnable {
   private final LaneQueue queue;
   private final Batcher batcher;
   private final BatchHandoff handoff;
+  private final LaneProgress progress;
   private final LaneShared s;
 
   LaneBatching(
-      Source.Lane lane, LaneQueue queue, Batcher batcher, BatchHandoff handoff, LaneShared shared) {
+      Source.Lane lane,
+      LaneQueue queue,
+      Batcher batcher,
+      BatchHandoff handoff,
+      LaneProgress progress,
+      LaneShared shared) {
     this.lane = lane;
     this.queue = queue;
     this.batcher = batcher;
     this.handoff = handoff;
+    this.progress = progress;
     this.s = shared;
   }
 
@@ -49,9 +56,10 @@ final class LaneBatching implements Runnable {
       ended = consume();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
-    } catch (RuntimeException | Error e) {
+    } catch (Throwable e) {
       // An Error too (the snappy native library failing to load, an OutOfMemoryError while
-      // encoding): without fail() the other stage and the lane's producers would wait forever.
+      // encoding), or a checked exception a sink threw undeclared: without fail() the other stage
+      // and the lane's producers would wait forever, or the run would end as if completed.
       LOG.error("{} lane batching failed", lane, e);
       s.control().fail(e);
       if (e instanceof Error error) {
@@ -79,12 +87,14 @@ final class LaneBatching implements Runnable {
       }
       long wait = Math.min(batcher.nanosUntilDue(s.ticker().nanoTime()), MAX_IDLE_NANOS);
       LogEntry e = queue.poll(wait);
+      long now = s.ticker().nanoTime();
+      progress.beat(now); // an entry taken, or the queue found empty
       if (e == LaneQueue.END) {
         Optional<Batch> last = batcher.drain();
         return last.isEmpty() || handOff(last.get());
       }
       if (e != null) {
-        Optional<Batch> full = batcher.add(e, s.ticker().nanoTime());
+        Optional<Batch> full = batcher.add(e, now);
         if (full.isPresent() && !handOff(full.get())) {
           return false;
         }

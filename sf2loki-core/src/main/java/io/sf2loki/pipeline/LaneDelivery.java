@@ -28,6 +28,7 @@ final class LaneDelivery implements Runnable {
 
   private final Source.Lane lane;
   private final BatchHandoff handoff;
+  private final LaneProgress progress;
   private final LaneShared s;
   private final Backoff backoff;
   private final Duration maxRetryAfter;
@@ -39,11 +40,13 @@ final class LaneDelivery implements Runnable {
   LaneDelivery(
       Source.Lane lane,
       BatchHandoff handoff,
+      LaneProgress progress,
       LaneShared shared,
       Backoff backoff,
       Duration maxRetryAfter) {
     this.lane = lane;
     this.handoff = handoff;
+    this.progress = progress;
     this.s = shared;
     this.backoff = backoff;
     this.maxRetryAfter = maxRetryAfter;
@@ -59,9 +62,10 @@ final class LaneDelivery implements Runnable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
-    } catch (RuntimeException | Error e) {
+    } catch (Throwable e) {
       // An Error too (the snappy native library failing to load, an OutOfMemoryError while
-      // encoding): without fail() the other stage and the lane's producers would wait forever.
+      // encoding), or a checked exception a sink threw undeclared: without fail() the other stage
+      // and the lane's producers would wait forever, or the run would end as if completed.
       LOG.error("{} lane delivery failed", lane, e);
       s.control().fail(e);
       if (e instanceof Error error) {
@@ -85,7 +89,9 @@ final class LaneDelivery implements Runnable {
       s.abandon(lane, batch, "in push");
       return false;
     }
-    return commit(batch) && !s.control().isAborted();
+    boolean committed = commit(batch);
+    progress.beat();
+    return committed && !s.control().isAborted();
   }
 
   private boolean pushUntilAborted(Batch batch) {
@@ -106,6 +112,7 @@ final class LaneDelivery implements Runnable {
       }
       try {
         s.sink().push(batch);
+        progress.beat();
         Duration took = Duration.ofNanos(s.ticker().nanoTime() - start);
         s.metrics().pushSucceeded(took, s.clock().instant().getEpochSecond());
         s.metrics().laneHealthy(lane);
@@ -114,6 +121,7 @@ final class LaneDelivery implements Runnable {
         }
         return true;
       } catch (PermanentSinkException e) {
+        progress.beat();
         s.metrics().dropped(batch.deliverable(), e.reason());
         s.metrics().laneHealthy(lane);
         LOG.warn(
@@ -124,6 +132,7 @@ final class LaneDelivery implements Runnable {
             e.getMessage());
         return true;
       } catch (RetryableSinkException e) {
+        progress.beat();
         s.metrics().pushRetried(lane, s.clock().instant());
         Duration wait = backoff.delay(attempt);
         if (e.retryAfter().isPresent()) {
@@ -151,6 +160,11 @@ final class LaneDelivery implements Runnable {
       LOG.info("{} lane: checkpoint commit refused, lost leadership: {}", lane, e.getMessage());
       s.control().lostLeadership(e.getMessage());
     } catch (RuntimeException e) {
+      if (s.control().isAborted()) {
+        // the teardown interrupted a commit still retrying when the grace ran out: not a failure
+        s.abandon(lane, batch, "delivered, its commit interrupted");
+        return false;
+      }
       LOG.error("{} lane: checkpoint commit failed: {}", lane, e.toString());
       s.control().fail(e);
     }

@@ -36,6 +36,8 @@ public final class PipelineMetrics {
   private final AtomicLong lastPushSuccess = new AtomicLong();
   private final Map<Source.Lane, AtomicReference<Instant>> failingSince =
       new EnumMap<>(Source.Lane.class);
+  private final Map<Source.Lane, AtomicReference<LaneProgress>> progress =
+      new EnumMap<>(Source.Lane.class);
   private final Counter pushSuccess;
   private final Counter pushRetried;
   private final DistributionSummary pushDuration;
@@ -63,6 +65,14 @@ public final class PipelineMetrics {
           .description("Bytes charged against the lane's byte budget")
           .tags(tags)
           .register(registry);
+      AtomicReference<LaneProgress> moving = new AtomicReference<>();
+      progress.put(lane, moving);
+      Gauge.builder("sf2loki_lane_stalled_seconds", moving, PipelineMetrics::stalledSeconds)
+          .description(
+              "How long the lane has held queued entries without taking one, ending a push"
+                  + " attempt or committing; 0 while it moves or is empty")
+          .tags(tags)
+          .register(registry);
     }
     Gauge.builder("sf2loki_queue_depth", lanes, PipelineMetrics::depth)
         .description("Sum of the lane queue sizes")
@@ -83,6 +93,11 @@ public final class PipelineMetrics {
     return q == null ? 0 : q.size();
   }
 
+  private static double stalledSeconds(AtomicReference<LaneProgress> moving) {
+    LaneProgress p = moving.get();
+    return p == null ? 0 : p.stall().map(s -> s.duration().toNanos() / 1e9).orElse(0.0);
+  }
+
   private static double depth(Map<Source.Lane, AtomicReference<LaneQueue>> lanes) {
     return lanes.values().stream().mapToDouble(r -> size(r.get())).sum();
   }
@@ -96,6 +111,28 @@ public final class PipelineMetrics {
 
   void detach(Source.Lane lane, LaneQueue queue) {
     lanes.get(lane).compareAndSet(queue, null);
+  }
+
+  /** {@code lane}'s progress is the current run's, for stalls. */
+  void watch(Source.Lane lane, LaneProgress moving) {
+    progress.get(lane).set(moving);
+  }
+
+  void unwatch(Source.Lane lane, LaneProgress moving) {
+    progress.get(lane).compareAndSet(moving, null);
+  }
+
+  /**
+   * The current run's longest-stalled lane: one that holds queued entries but has not taken one,
+   * ended a push attempt or committed since; empty while every lane moves or is empty. Feeds the
+   * readiness probe ({@code service.unready_after_stall}).
+   */
+  public Optional<LaneStall> longestStall() {
+    return progress.values().stream()
+        .map(AtomicReference::get)
+        .filter(java.util.Objects::nonNull)
+        .flatMap(p -> p.stall().stream())
+        .max(java.util.Comparator.comparing(LaneStall::duration));
   }
 
   void ingested(LogEntry e, long nowNanos) {

@@ -36,7 +36,9 @@ final class PipelineRun {
     this.committer = new Committer(parts.store(), parts.fence(), parts.metrics(), loaded);
     for (Source s : parts.sources()) {
       lanes
-          .computeIfAbsent(s.lane(), lane -> new LaneRuntime(lane, settings.lane(lane)))
+          .computeIfAbsent(
+              s.lane(),
+              lane -> new LaneRuntime(lane, settings.lane(lane), parts.environment().ticker()))
           .producers
           .incrementAndGet();
     }
@@ -71,17 +73,23 @@ final class PipelineRun {
     List<Thread> threads = new ArrayList<>();
     for (LaneRuntime l : lanes.values()) {
       parts.metrics().attach(l.lane, l.queue);
+      parts.metrics().watch(l.lane, l.progress);
       LaneConfig bounds = settings.lane(l.lane);
       Batcher batcher = new Batcher(bounds.maxEntries(), bounds.maxBytes(), bounds.flushInterval());
       threads.add(
           start(
               "sf2loki-lane-" + l.lane + "-batch",
-              new LaneBatching(l.lane, l.queue, batcher, l.handoff, shared)));
+              new LaneBatching(l.lane, l.queue, batcher, l.handoff, l.progress, shared)));
       threads.add(
           start(
               "sf2loki-lane-" + l.lane + "-push",
               new LaneDelivery(
-                  l.lane, l.handoff, shared, parts.backoff(l.lane), bounds.maxRetryAfter())));
+                  l.lane,
+                  l.handoff,
+                  l.progress,
+                  shared,
+                  parts.backoff(l.lane),
+                  bounds.maxRetryAfter())));
     }
     return threads;
   }
@@ -110,7 +118,9 @@ final class PipelineRun {
       if (!control.isAborted()) {
         LOG.warn("source {} was interrupted", source.name());
       }
-    } catch (Exception e) {
+    } catch (Throwable e) {
+      // An Error too (a StackOverflowError, a class that failed to load): a source that died of one
+      // must fail the run, never let its lane close as if it had finished.
       if (!control.isAborted()) {
         LOG.error("source {} failed; stopping the run", source.name(), e);
         control.sourceFailed(new SourceFailedException(source.name(), e));
@@ -162,7 +172,8 @@ final class PipelineRun {
   private void tearDown(List<Thread> workers, List<Thread> sources, Thread watcher)
       throws InterruptedException {
     if (control.isAborted()) {
-      committer.close(); // Invariant 1: nothing commits after an abort
+      committer
+          .close(); // Invariant 1: no commit starts after an abort; one in flight is interrupted
       lanes
           .values()
           .forEach(
@@ -177,7 +188,13 @@ final class PipelineRun {
     join(sources);
     committer.close();
     watcher.interrupt();
-    lanes.values().forEach(l -> parts.metrics().detach(l.lane, l.queue));
+    lanes
+        .values()
+        .forEach(
+            l -> {
+              parts.metrics().detach(l.lane, l.queue);
+              parts.metrics().unwatch(l.lane, l.progress);
+            });
   }
 
   private void join(List<Thread> threads) throws InterruptedException {

@@ -14,6 +14,14 @@ public interface CheckpointStoreProvider
     String location();
 
     /**
+     * The local file the document lives in, when it lives in one (the {@code file} store), for the
+     * launchers' topology warnings; empty for object stores.
+     */
+    default java.util.Optional<java.nio.file.Path> documentFile() {
+      return java.util.Optional.empty();
+    }
+
+    /**
      * Creates the store. Construction performs no I/O; locks and clients are taken lazily on the
      * first operation (so {@code --check} never takes a lock).
      */

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * What a launcher gives a coordinator it creates.
@@ -17,13 +18,17 @@ import java.util.Optional;
  * @param variables the process environment ({@code System.getenv()} in the launchers), for default
  *     holder identities ({@code HOSTNAME}) and the in-cluster check; never read from the system by
  *     a coordinator itself
+ * @param threads makes the threads a coordinator starts of its own (the file lease's I/O threads,
+ *     which run its file-system calls under a deadline); daemon threads, as {@link
+ *     NamedThreadFactory} makes them
  */
 public record CoordinatorEnvironment(
     Clock clock,
     Ticker ticker,
     Optional<EpochFloor> epochFloor,
     MeterRegistry metrics,
-    Map<String, String> variables) {
+    Map<String, String> variables,
+    ThreadFactory threads) {
 
   public CoordinatorEnvironment {
     Objects.requireNonNull(clock, "clock");
@@ -31,5 +36,25 @@ public record CoordinatorEnvironment(
     Objects.requireNonNull(epochFloor, "epochFloor");
     Objects.requireNonNull(metrics, "metrics");
     variables = Map.copyOf(variables);
+    Objects.requireNonNull(threads, "threads");
+  }
+
+  /**
+   * An environment whose coordinator threads are made by a {@link NamedThreadFactory} of its own,
+   * named {@code sf2loki-coordinator-<n>} (tools and tests; a launcher passes its factory).
+   */
+  public CoordinatorEnvironment(
+      Clock clock,
+      Ticker ticker,
+      Optional<EpochFloor> epochFloor,
+      MeterRegistry metrics,
+      Map<String, String> variables) {
+    this(
+        clock,
+        ticker,
+        epochFloor,
+        metrics,
+        variables,
+        new NamedThreadFactory("sf2loki-coordinator"));
   }
 }

@@ -9,6 +9,19 @@ public interface CoordinatorProvider extends ComponentProvider<CoordinatorProvid
   /** A validated coordinator configuration. */
   interface Factory {
 
+    /**
+     * How long a written lease stays valid without renewal ({@code ttl}, {@code lease_duration}),
+     * for the launchers' topology warnings; empty for a coordinator without a lease ({@code noop}).
+     */
+    default java.util.Optional<java.time.Duration> leaseDuration() {
+      return java.util.Optional.empty();
+    }
+
+    /** The lease's file when it lives on a file system, for the launchers' topology warnings. */
+    default java.util.Optional<java.nio.file.Path> leaseFile() {
+      return java.util.Optional.empty();
+    }
+
     /** Creates the coordinator; no election starts until {@link Coordinator#run}. */
     Coordinator create(CoordinatorEnvironment environment);
 

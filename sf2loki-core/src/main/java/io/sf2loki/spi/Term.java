@@ -1,5 +1,6 @@
 package io.sf2loki.spi;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -17,6 +18,15 @@ public interface Term extends Fence {
 
   /** The identity that holds the lease in this term. */
   String holder();
+
+  /**
+   * Why the coordinator ended this term, once it did: the lease was lost or given up (taken over,
+   * expired, a renewal that could not complete in time). Empty while the term is current, after a
+   * graceful release, and from coordinators that do not say.
+   */
+  default Optional<String> lossReason() {
+    return Optional.empty();
+  }
 
   @Override
   default OptionalLong fencingEpoch() {

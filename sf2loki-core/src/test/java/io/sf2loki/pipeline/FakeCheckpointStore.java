@@ -25,6 +25,7 @@ public final class FakeCheckpointStore implements CheckpointStore {
   private final List<Map<String, String>> commits = new ArrayList<>();
   private final AtomicReference<RuntimeException> nextFailure = new AtomicReference<>();
   private volatile Consumer<Map<String, String>> beforeCommit = m -> {};
+  private volatile Runnable beforeLoad = () -> {};
 
   public FakeCheckpointStore() {}
 
@@ -42,6 +43,11 @@ public final class FakeCheckpointStore implements CheckpointStore {
     this.beforeCommit = check;
   }
 
+  /** Runs {@code hook} before every {@link #loadAll()}; a hook that throws fails the load. */
+  public void beforeLoad(Runnable hook) {
+    this.beforeLoad = hook;
+  }
+
   /** Every successful commit's updates, in order. */
   public synchronized List<Map<String, String>> commits() {
     return List.copyOf(commits);
@@ -49,6 +55,7 @@ public final class FakeCheckpointStore implements CheckpointStore {
 
   @Override
   public synchronized Map<String, String> loadAll() {
+    beforeLoad.run();
     return Map.copyOf(doc);
   }
 

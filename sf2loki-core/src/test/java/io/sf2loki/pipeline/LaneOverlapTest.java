@@ -131,6 +131,34 @@ class LaneOverlapTest {
   }
 
   @Test
+  void aCheckedExceptionAPushThrowsUndeclaredFailsTheRunInsteadOfCompletingIt() throws Exception {
+    java.io.IOException undeclared = new java.io.IOException("thrown past the Sink contract");
+    Sink sneaky =
+        new Sink() {
+          @Override
+          public void push(Batch batch) {
+            LaneOverlapTest.<RuntimeException>throwUnchecked(undeclared);
+          }
+        };
+
+    PipelineOutcome outcome =
+        Runs.start(
+                fast(List.of(new Burst(30, LaneOverlapTest::perBatchKey)), sneaky, store, term)
+                    .lanes(TENS)
+                    .build())
+            .outcome()
+            .get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+
+    assertThat(outcome).isEqualTo(new PipelineOutcome.Failed(undeclared));
+    assertThat(store.commits()).isEmpty();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> void throwUnchecked(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  @Test
   void batchesArePushedAndCommittedInTheOrderFormedUnderRetries() throws Exception {
     sink.failRetryably(7);
     List<String> violations = new CopyOnWriteArrayList<>();
@@ -215,13 +243,15 @@ class LaneOverlapTest {
             Ticker.SYSTEM,
             Clock.systemUTC());
     Batcher batcher = new Batcher(10, 1_048_576, Duration.ofHours(1));
+    LaneProgress progress = new LaneProgress(Source.Lane.BULK, queue, Ticker.SYSTEM);
     Thread batching =
-        new Thread(new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, shared));
+        new Thread(new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, progress, shared));
     Thread delivery =
         new Thread(
             new LaneDelivery(
                 Source.Lane.BULK,
                 handoff,
+                progress,
                 shared,
                 Backoff.fixed(Duration.ofMillis(10)),
                 Duration.ofSeconds(60)));

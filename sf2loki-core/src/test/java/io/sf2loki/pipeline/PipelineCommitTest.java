@@ -183,11 +183,28 @@ class PipelineCommitTest {
 
     PipelineOutcome outcome = runToEnd(fast(List.of(failing), sink, store, term));
 
+    assertFailedBy(outcome, boom);
+    assertThat(store.loadAll()).containsEntry("elf:Login", "3");
+  }
+
+  @Test
+  void sourceEndedByAnErrorFailsTheRunInsteadOfCompletingIt() throws Exception {
+    StackOverflowError error = new StackOverflowError("injected");
+    ScriptedSource dying = elf(4).failingAtEnd(error);
+
+    PipelineOutcome outcome = runToEnd(fast(List.of(dying), sink, store, term));
+
+    assertFailedBy(outcome, error);
+  }
+
+  private static void assertFailedBy(PipelineOutcome outcome, Throwable sourceFailure) {
     assertThat(outcome)
         .isInstanceOfSatisfying(
             PipelineOutcome.Failed.class,
-            f -> assertThat(f.cause()).isInstanceOf(SourceFailedException.class).hasCause(boom));
-    assertThat(store.loadAll()).containsEntry("elf:Login", "3");
+            f ->
+                assertThat(f.cause())
+                    .isInstanceOf(SourceFailedException.class)
+                    .hasCause(sourceFailure));
   }
 
   @Test

@@ -20,7 +20,7 @@ public final class ScriptedSource implements Source {
   private final IntFunction<LogEntry> entries;
   private final boolean waitForStop;
   private final AtomicInteger emitted = new AtomicInteger();
-  private volatile RuntimeException failAtEnd;
+  private volatile Throwable failAtEnd;
   private volatile SourceContext context;
 
   public ScriptedSource(
@@ -39,6 +39,12 @@ public final class ScriptedSource implements Source {
 
   /** After emitting, throw {@code e} from run. */
   public ScriptedSource failingAtEnd(RuntimeException e) {
+    this.failAtEnd = e;
+    return this;
+  }
+
+  /** After emitting, throw {@code e} from run: a source dying of an {@link Error}. */
+  public ScriptedSource failingAtEnd(Error e) {
     this.failAtEnd = e;
     return this;
   }
@@ -68,8 +74,11 @@ public final class ScriptedSource implements Source {
       ctx.emit(entries.apply(i));
       emitted.incrementAndGet();
     }
-    if (failAtEnd != null) {
-      throw failAtEnd;
+    if (failAtEnd instanceof RuntimeException e) {
+      throw e;
+    }
+    if (failAtEnd instanceof Error e) {
+      throw e;
     }
     while (waitForStop && !ctx.awaitStop(Duration.ofSeconds(5))) {
       // idle like a poller between cycles

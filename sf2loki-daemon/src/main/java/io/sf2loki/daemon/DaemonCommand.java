@@ -3,6 +3,7 @@ package io.sf2loki.daemon;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.TopologyWarnings;
 import io.sf2loki.registry.Providers;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -56,6 +57,7 @@ final class DaemonCommand implements Callable<Integer> {
             new ConfigLoader(classLoader, environment).load(Optional.ofNullable(config)),
             Providers.discover(classLoader));
     if (check) {
+      TopologyWarnings.of(bound).forEach(w -> out.println("config check WARN: " + w));
       out.println("config check OK");
       return 0;
     }

@@ -3,7 +3,9 @@ package io.sf2loki.daemon;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.TopologyWarnings;
 import io.sf2loki.daemon.http.HealthServer;
+import io.sf2loki.daemon.http.Liveness;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
@@ -50,6 +52,7 @@ final class DaemonService implements DaemonRunner {
         config.store().location(),
         config.coordinatorType(),
         config.sources().keySet());
+    TopologyWarnings.of(config).forEach(w -> LOG.warn("unsafe topology: {}", w));
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = PrometheusRegistries.create(BuildInfo.version());
     StopTrigger stop = new StopTrigger();
@@ -75,6 +78,7 @@ final class DaemonService implements DaemonRunner {
             HealthServer.start(
                 config.service().httpHost(),
                 config.service().httpPort(),
+                new Liveness(engine::staleHeartbeat),
                 new Readiness(engine::status, config.service().unreadyAfterSinkFailing(), clock),
                 registry::scrape)) {
       LOG.info("health endpoints on {}:{}", config.service().httpHost(), health.port());

@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.daemon.http.HealthServer;
+import io.sf2loki.daemon.http.Liveness;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
@@ -56,7 +57,9 @@ final class ComposedRun implements AutoCloseable {
     Readiness readiness =
         new Readiness(
             engine::status, config.service().unreadyAfterSinkFailing(), Clock.systemUTC());
-    server = HealthServer.start("127.0.0.1", 0, readiness, registry::scrape);
+    server =
+        HealthServer.start(
+            "127.0.0.1", 0, new Liveness(engine::staleHeartbeat), readiness, registry::scrape);
     run = runAsync(engine, stop);
   }
 

@@ -54,6 +54,10 @@ class EventLogFileEndToEndTest {
   }
 
   private Engine engine() {
+    return engine("[Login, API]");
+  }
+
+  private Engine engine(String eventTypes) {
     String hocon =
         """
         salesforce {
@@ -64,7 +68,7 @@ class EventLogFileEndToEndTest {
         }
         sources.eventlogfile {
           enabled = true
-          event_types = [Login, API]
+          event_types = %s
           interval = Hourly
           poll_interval = 1s
           lookback = 12h
@@ -75,6 +79,7 @@ class EventLogFileEndToEndTest {
         """
             .formatted(
                 salesforce.baseUrl(),
+                eventTypes,
                 loki.baseUri(),
                 dir.resolve("state.json"),
                 TestTiming.seconds(5).toMillis());
@@ -160,6 +165,33 @@ class EventLogFileEndToEndTest {
         .as("rows sent twice: at most one interrupted file")
         .isLessThanOrEqualTo(400);
     assertThat(seen.keySet()).containsAll(expected);
+  }
+
+  @Test
+  void aPromotedFieldIsAStreamLabelOfTheEntriesInLoki() throws Exception {
+    Instant hour = Instant.now().minus(4, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS);
+    List<LogFileSpec> logins = addFiles("Login", 1, 30, hour);
+    StopTrigger stop = new StopTrigger();
+    try (Engine engine = engine("[{ name = Login, labels = [REQUEST_STATUS] }]")) {
+      CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
+      await().atMost(TestTiming.seconds(60)).until(() -> loki.lines().size() >= 30);
+      stop.requestStop();
+      run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+    }
+    LogFileCsv csv = salesforce.csv(logins.get(0));
+    assertThat(loki.entries())
+        .hasSize(30)
+        .allSatisfy(
+            e -> {
+              assertThat(e.labels()).containsKey("REQUEST_STATUS");
+              assertThat(e.metadata()).doesNotContainKey("REQUEST_STATUS");
+            });
+    assertThat(loki.entries().stream().map(e -> e.labels().get("REQUEST_STATUS")).distinct())
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.stream.LongStream.range(0, 30)
+                .mapToObj(i -> String.valueOf(csv.expectedRow(i).get("REQUEST_STATUS")))
+                .distinct()
+                .toList());
   }
 
   private List<String> linesOf(String eventType) {

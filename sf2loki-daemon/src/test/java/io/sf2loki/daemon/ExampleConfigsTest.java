@@ -51,7 +51,32 @@ class ExampleConfigsTest {
             });
     assertThat(err.toString()).isEmpty();
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("config check OK");
+    assertThat(out.toString()).contains("config check OK").doesNotContain("WARN");
+  }
+
+  @org.junit.jupiter.api.Test
+  void checkWarnsAboutATopologyThatCannotBeSafeAndStillExitsZero() throws Exception {
+    Path config = dir.resolve("unsafe.conf");
+    String pair = Files.readString(EXAMPLES.resolve("file-lease-pair.conf"));
+    Files.writeString(
+        config, pair + "\nstate.file.path = \"/tmp/state.json\"\nservice.shutdown_grace = 40s\n");
+    StringWriter out = new StringWriter();
+    int code =
+        Main.run(
+            new String[] {"--config", config.toString(), "--check"},
+            new PrintWriter(out, true),
+            new PrintWriter(new StringWriter(), true),
+            environment(),
+            getClass().getClassLoader(),
+            c -> {
+              throw new AssertionError("--check must not run the service");
+            });
+    assertThat(code).isZero();
+    assertThat(out.toString())
+        .contains("config check WARN: state.file.path (/tmp/state.json) is under a node-local")
+        .contains("config check WARN: state.file.path (/tmp/state.json) is not in the directory")
+        .contains("config check WARN: service.shutdown_grace (40s) is not below the lease duration")
+        .endsWith("config check OK\n");
   }
 
   @org.junit.jupiter.api.Test

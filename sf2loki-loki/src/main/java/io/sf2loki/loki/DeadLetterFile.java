@@ -2,13 +2,17 @@ package io.sf2loki.loki;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sf2loki.files.DurableFiles;
 import io.sf2loki.model.LogEntry;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
@@ -18,7 +22,10 @@ import java.util.TreeMap;
  * Appends permanently rejected entries as JSON lines, one object per entry: {@code time}, {@code
  * reason}, {@code status}, {@code error} (Loki's message, shortened), {@code labels}, {@code
  * timestamp} (nanoseconds as a string), {@code line}, {@code structured_metadata}. Created 0600: it
- * holds log data. Thread-safe.
+ * holds log data. Every record is fsynced before {@link #append} returns, so a dropped entry's only
+ * copy survives a crash. When a record would take the file past {@code maxBytes} the file is first
+ * rotated to {@code <path>.1} (replacing the previous one), so at most twice {@code maxBytes} is
+ * kept. Thread-safe.
  */
 final class DeadLetterFile {
 
@@ -26,10 +33,14 @@ final class DeadLetterFile {
   private static final int MAX_ERROR = 512;
 
   private final Path path;
+  private final Path rotated;
+  private final long maxBytes;
   private final Clock clock;
 
-  DeadLetterFile(Path path, Clock clock) {
+  DeadLetterFile(Path path, long maxBytes, Clock clock) {
     this.path = path;
+    this.rotated = path.resolveSibling(path.getFileName() + ".1");
+    this.maxBytes = maxBytes;
     this.clock = clock;
   }
 
@@ -37,7 +48,7 @@ final class DeadLetterFile {
     return path;
   }
 
-  /** Appends one record; the caller decides what an I/O failure means. */
+  /** Appends and fsyncs one record; the caller counts and logs an I/O failure. */
   synchronized void append(LogEntry e, String reason, int status, String error) throws IOException {
     ObjectNode n = JSON.createObjectNode();
     n.put("time", clock.instant().toString());
@@ -48,10 +59,29 @@ final class DeadLetterFile {
     n.put("timestamp", Long.toString(e.timestampNanos()));
     n.put("line", e.line());
     n.set("structured_metadata", JSON.valueToTree(new TreeMap<>(e.metadata())));
+    byte[] record = (JSON.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8);
+    rotateIfFull(record.length);
     createIfMissing();
-    try (OutputStream out =
-        Files.newOutputStream(path, StandardOpenOption.APPEND, StandardOpenOption.WRITE)) {
-      out.write((JSON.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8));
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.APPEND)) {
+      ByteBuffer buf = ByteBuffer.wrap(record);
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+      ch.force(false);
+    }
+  }
+
+  private void rotateIfFull(int incoming) throws IOException {
+    long size;
+    try {
+      size = Files.size(path);
+    } catch (NoSuchFileException e) {
+      return;
+    }
+    if (size > 0 && size + incoming > maxBytes) {
+      Files.move(
+          path, rotated, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      DurableFiles.syncDirectory(DurableFiles.directoryOf(path));
     }
   }
 
@@ -65,5 +95,6 @@ final class DeadLetterFile {
     } else {
       Files.createFile(path);
     }
+    DurableFiles.syncDirectory(DurableFiles.directoryOf(path));
   }
 }

@@ -16,6 +16,7 @@ public final class LokiMetrics {
 
   private final MeterRegistry registry;
   private final Counter bytesPushed;
+  private final Counter deadLetterFailures;
 
   /** Registers the sink's meters on {@code registry}. */
   public LokiMetrics(MeterRegistry registry) {
@@ -23,6 +24,10 @@ public final class LokiMetrics {
     this.bytesPushed =
         Counter.builder("sf2loki_loki_bytes_pushed")
             .description("Wire (compressed) bytes of pushes Loki accepted")
+            .register(registry);
+    this.deadLetterFailures =
+        Counter.builder("sf2loki_dead_letter_write_failures")
+            .description("Dropped entries that could not be appended to sink.loki.dead_letter_file")
             .register(registry);
   }
 
@@ -40,6 +45,11 @@ public final class LokiMetrics {
         .tag("source", e.labels().getOrDefault("source", "unknown"))
         .register(registry)
         .increment();
+  }
+
+  /** Counts one dropped entry that could not be written to the dead-letter file. */
+  void deadLetterWriteFailed() {
+    deadLetterFailures.increment();
   }
 
   void demoted(String label) {

@@ -75,7 +75,10 @@ public final class LokiSink implements Sink, AutoCloseable {
             new LineTruncator(b.config.maxLineBytes()),
             new StreamLabelGuard(b.extraLabelNames),
             metrics);
-    this.deadLetter = b.config.deadLetterFile().map(p -> new DeadLetterFile(p, b.clock));
+    this.deadLetter =
+        b.config
+            .deadLetterFile()
+            .map(p -> new DeadLetterFile(p, b.config.deadLetterMaxBytes(), b.clock));
     this.sleeper = b.sleeper;
     this.sender = new PushSender(transport, metrics, b.clock, Urls.redact(b.config.pushUrl()));
     this.planner = new WindowPlanner(b.config.windows(), new StreamNewest());
@@ -240,14 +243,20 @@ public final class LokiSink implements Sink, AutoCloseable {
       };
     }
 
-    /** Appends to the dead-letter file, when there is one; a failure to do so is a WARN. */
+    /**
+     * Appends to the dead-letter file, when there is one. A failure is counted and logged, never
+     * swallowed; the entry stays dropped (and counted as such): Loki refused it for good.
+     */
     void deadLetter(LogEntry e, String reason, int status, String error) {
       if (deadLetter.isPresent()) {
         try {
           deadLetter.get().append(e, reason, status, error);
         } catch (IOException io) {
-          LOG.warn(
-              "cannot append to dead-letter file {}: {}", deadLetter.get().path(), io.toString());
+          metrics.deadLetterWriteFailed();
+          LOG.error(
+              "cannot append a dropped entry to dead-letter file {}; it is lost: {}",
+              deadLetter.get().path(),
+              io.toString());
         }
       }
     }

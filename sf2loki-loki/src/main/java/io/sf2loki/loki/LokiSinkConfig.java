@@ -28,6 +28,7 @@ import java.util.Set;
  * @param timeout read/write timeout
  * @param maxLineBytes per-line cap, 0 disables
  * @param deadLetterFile where permanently rejected entries are appended, when configured
+ * @param deadLetterMaxBytes the size at which the dead-letter file is rotated to {@code <path>.1}
  * @param windows how entries outside Loki's time windows are handled
  */
 public record LokiSinkConfig(
@@ -45,6 +46,7 @@ public record LokiSinkConfig(
     Duration timeout,
     long maxLineBytes,
     Optional<Path> deadLetterFile,
+    long deadLetterMaxBytes,
     TimeWindowConfig windows) {
 
   private static final org.slf4j.Logger LOG =
@@ -156,6 +158,7 @@ public record LokiSinkConfig(
         r.positiveDuration("timeout"),
         r.bytes("max_line_bytes", 0),
         deadLetter,
+        r.bytes("dead_letter_max_bytes", 64 * 1024),
         TimeWindowConfig.bind(r));
   }
 

@@ -35,7 +35,9 @@ public final class LokiSinkProvider implements SinkProvider {
 
       @Override
       public Sink create(SinkEnvironment environment) throws IOException {
-        return LokiSink.builder(config, environment.metrics(), environment.clock()).build();
+        return LokiSink.builder(config, environment.metrics(), environment.clock())
+            .extraLabelNames(environment.promotedLabels())
+            .build();
       }
     };
   }

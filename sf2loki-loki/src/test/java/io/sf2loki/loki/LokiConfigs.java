@@ -21,6 +21,7 @@ public final class LokiConfigs {
   private boolean gzip;
   private long maxLineBytes = 262_144;
   private Optional<Path> deadLetter = Optional.empty();
+  private long deadLetterMaxBytes = 64L * 1024 * 1024;
   private Duration timeout = TestTiming.seconds(5); // a bound: pushes answer in milliseconds
   private TimeWindowConfig windows = TimeWindowConfig.defaults();
 
@@ -64,6 +65,11 @@ public final class LokiConfigs {
     return this;
   }
 
+  public LokiConfigs deadLetterMaxBytes(long bytes) {
+    this.deadLetterMaxBytes = bytes;
+    return this;
+  }
+
   public LokiConfigs deadLetter(Path file) {
     this.deadLetter = Optional.of(file);
     return this;
@@ -95,6 +101,7 @@ public final class LokiConfigs {
         timeout,
         maxLineBytes,
         deadLetter,
+        deadLetterMaxBytes,
         windows);
   }
 }

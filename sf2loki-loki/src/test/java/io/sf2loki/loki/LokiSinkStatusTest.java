@@ -279,6 +279,41 @@ class LokiSinkStatusTest {
   }
 
   @Test
+  void aDeadLetterFileThatCannotBeWrittenIsCountedAndThePushStillCompletes() throws Exception {
+    loki.rejectEntries(new EntryRejection("POISON", 400));
+    Path dlq = dir.resolve("removed-directory").resolve("dead.jsonl");
+
+    try (LokiSink sink = sink(LokiConfigs.to(loki.baseUri()).deadLetter(dlq))) {
+      sink.push(batch(3, "1"));
+    }
+
+    assertThat(loki.lines()).hasSize(2);
+    assertThat(droppedAsBadRequest()).isEqualTo(1);
+    assertThat(registry.counter("sf2loki_dead_letter_write_failures").count()).isEqualTo(1);
+  }
+
+  @Test
+  void theDeadLetterFileIsRotatedBySize() throws Exception {
+    loki.rejectEntries(new EntryRejection("POISON", 400));
+    Path dlq = dir.resolve("dead.jsonl");
+    LokiConfigs config = LokiConfigs.to(loki.baseUri()).deadLetter(dlq).deadLetterMaxBytes(600);
+
+    try (LokiSink sink = sink(config)) {
+      for (int i = 0; i < 5; i++) {
+        sink.push(batch(2, "0"));
+      }
+    }
+
+    Path rotated = dir.resolve("dead.jsonl.1");
+    assertThat(Files.size(dlq)).isLessThanOrEqualTo(600);
+    assertThat(Files.size(rotated)).isLessThanOrEqualTo(600);
+    assertThat(Files.readAllLines(dlq)).isNotEmpty();
+    assertThat(Files.readAllLines(rotated)).isNotEmpty().allMatch(l -> l.contains("POISON"));
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dlq)))
+        .isEqualTo("rw-------");
+  }
+
+  @Test
   void singleRejectedEntryIsDroppedAndThePushReturnsNormally() throws Exception {
     loki.rejectEntries(new EntryRejection("POISON", 400));
 

@@ -7,6 +7,7 @@ import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.Term;
+import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -107,6 +108,28 @@ public abstract class LeaseCoordinatorContract extends CoordinatorContract {
     await("replica-a acquires", a::isLeading);
 
     assertThat(a.currentTerm().orElseThrow().epoch()).isEqualTo(1);
+  }
+
+  /**
+   * Two processes configured with one explicit identity: the second sees the live lease renewed by
+   * a process that is not itself, refuses to run (its {@code run} ends with an error naming the
+   * identity) and never acquires; the leader keeps leading.
+   */
+  @Test
+  void aSecondProcessWithTheSameIdentityRefusesToRunBesideTheLiveLeader() throws Exception {
+    Contender a = start("replica-a", Optional.empty());
+    await("replica-a acquires", a::isLeading);
+
+    Contender twin =
+        Contender.start(
+            time, "replica-a-twin", election().join("replica-a", Optional.empty()).coordinator());
+    await("the twin gives up", () -> !twin.participant().thread().isAlive());
+
+    assertThatThrownBy(() -> twin.participant().join(TestTiming.seconds(10)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("'replica-a'");
+    assertThat(twin.listener().acquired()).isEmpty();
+    assertThat(a.currentTerm()).isPresent();
   }
 
   /**

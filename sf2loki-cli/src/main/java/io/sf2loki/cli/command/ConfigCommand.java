@@ -1,6 +1,8 @@
 package io.sf2loki.cli.command;
 
 import io.sf2loki.config.ConfigDocs;
+import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.TopologyWarnings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -14,13 +16,19 @@ public final class ConfigCommand {
 
   @Mixin GlobalOptions global;
 
-  /** Validates every key and the provider selection offline; exit 0 or 2. */
+  /**
+   * Validates every key and the provider selection offline; exit 0 or 2. Topologies that validate
+   * but cannot be safe are printed as {@code config check WARN: ...} lines (exit still 0).
+   */
   @Command(
       name = "check",
       mixinStandardHelpOptions = true,
       description = "Validate the configuration (no network, no store access). Exit 0 or 2.")
   int check(@Mixin GlobalOptions options) {
-    options.bindConfig();
+    Sf2LokiConfig config = options.bindConfig();
+    for (String warning : TopologyWarnings.of(config)) {
+      options.environment().out().println("config check WARN: " + warning);
+    }
     options.environment().out().println("config check OK");
     return 0;
   }

@@ -35,6 +35,7 @@ import picocli.CommandLine.Parameters;
 public final class StateCommand {
 
   static final String RESERVED = CheckpointToken.RESERVED_EPOCH_KEY;
+  static final String WRITER = CheckpointToken.RESERVED_WRITER_KEY;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Mixin GlobalOptions global;
@@ -72,6 +73,13 @@ public final class StateCommand {
         throw new CommandFailedException(
             "'" + RESERVED + "' must be a non-negative integer (got '" + value + "')");
       }
+      EpochLimits.check(options.bindConfig(), Long.parseLong(value));
+    } else if (WRITER.equals(key)) {
+      throw new CommandFailedException(
+          "'"
+              + WRITER
+              + "' is a reserved internal key (the single-instance writer token);"
+              + " refusing to set it");
     } else {
       CheckpointValues.problem(key, value, force)
           .ifPresent(
@@ -102,7 +110,7 @@ public final class StateCommand {
       @Mixin GlobalOptions options,
       @Parameters(index = "0", paramLabel = "KEY") String key,
       @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
-    if (RESERVED.equals(key)) {
+    if (CheckpointToken.isReserved(key)) {
       requireForceForReserved("delete", force);
     }
     boolean existed =
@@ -167,6 +175,9 @@ public final class StateCommand {
           boolean replace,
       @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
     Map<String, String> imported = ExportedDocument.read(file);
+    if (imported.containsKey(RESERVED)) {
+      EpochLimits.check(options.bindConfig(), Long.parseLong(imported.get(RESERVED)));
+    }
     int written =
         withStore(
             options,

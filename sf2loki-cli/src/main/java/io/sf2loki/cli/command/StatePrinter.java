@@ -24,7 +24,7 @@ final class StatePrinter {
     TreeMap<String, String> shown = new TreeMap<>();
     document.forEach(
         (k, v) -> {
-          if (!CheckpointToken.RESERVED_EPOCH_KEY.equals(k)
+          if (!CheckpointToken.isReserved(k)
               && (matcher == null || matcher.matches(Path.of(k.replace('/', '\u2215'))))) {
             shown.put(k, v);
           }

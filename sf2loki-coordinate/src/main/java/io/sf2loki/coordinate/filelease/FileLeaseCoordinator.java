@@ -1,9 +1,12 @@
 package io.sf2loki.coordinate.filelease;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
+import io.sf2loki.coordinate.internal.DuplicateHolderException;
 import io.sf2loki.coordinate.internal.EpochRule;
 import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.files.StrayFiles;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.IoFailures;
@@ -14,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * <p>Wall-clock expiry is compared across hosts (NTP required; ttl must exceed the worst skew);
  * local durations use the injected {@link Ticker}. Run on one thread; see {@link
  * AbstractLeaseCoordinator} for the lifecycle.
+ *
+ * <p>Deadlines: the storage is expected to bound each call by {@code io_timeout} (the provider
+ * wraps the lease file in a {@link DeadlineLeaseStorage}). A leader never starts a renewal step
+ * that could end later than one {@code io_timeout} before its lease expires, so a hung mount makes
+ * it step down before a standby can take the lease from under it (see {@link #lastChanceNanos}).
  */
 public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
@@ -40,9 +49,14 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
   private final Duration ttl;
   private final Duration renewInterval;
   private final Duration verifyPause;
+  private final Duration ioTimeout;
   private final Clock clock;
   private final Ticker ticker;
   private final EpochRule epochs;
+  private final String instance = UUID.randomUUID().toString();
+  private final StrayFiles strays;
+  private boolean straysCleaned;
+  private Optional<FileLeaseDocument> twinSeen = Optional.empty();
   private long lastGoodNanos;
 
   /**
@@ -64,9 +78,11 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     this.ttl = config.ttl();
     this.renewInterval = config.renewInterval();
     this.verifyPause = config.verifyPause();
+    this.ioTimeout = config.ioTimeout();
     this.clock = environment.clock();
     this.ticker = environment.ticker();
     this.epochs = new EpochRule(environment.epochFloor(), storage.location());
+    this.strays = new StrayFiles(environment.metrics(), "lease");
   }
 
   @Override
@@ -81,6 +97,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
   @Override
   protected Optional<LeaseTerm> campaign(StopSignal stop) throws InterruptedException {
+    removeStraysOnce();
     while (!stop.isStopRequested()) {
       LeaseRead read = storage.read();
       if (read instanceof LeaseRead.Unknown u) {
@@ -92,6 +109,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       } else if (read instanceof LeaseRead.Present p
           && !p.document().isExpiredAt(clock.instant())) {
         LOG.debug("file lease {} is held by {}", location(), p.document().holder());
+        refuseLiveTwin(p.document());
       } else {
         Optional<LeaseTerm> won = claim(read, stop);
         if (won.isPresent() || stop.isStopRequested()) {
@@ -128,9 +146,8 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       LOG.info("file lease {} changed while the epoch was computed; backing off", location());
       return Optional.empty();
     }
-    FileLeaseDocument mine = new FileLeaseDocument(holder, clock.instant().plus(ttl), epoch);
     try {
-      storage.write(mine);
+      storage.write(mine(clock.instant().plus(ttl), epoch));
     } catch (IOException e) {
       throw new CoordinatorException(
           "cannot write file lease " + location() + ": " + e,
@@ -150,7 +167,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     LeaseRead check = storage.read();
     boolean won =
         check instanceof LeaseRead.Present p
-            && p.document().holder().equals(holder)
+            && p.document().writtenBy(holder, instance)
             && p.document().epoch() == epoch
             && !p.document().isExpiredAt(clock.instant());
     if (!won) {
@@ -175,8 +192,14 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
   @Override
   protected Optional<String> renew(LeaseTerm term, StopSignal stop) throws InterruptedException {
+    if (pastLastChance(Duration.ZERO)) {
+      return Optional.of(outOfTime("the renewal started late (paused?)"));
+    }
     LeaseRead read = storage.read();
     if (!(read instanceof LeaseRead.Present)) {
+      if (pastLastChance(verifyPause)) {
+        return Optional.of(outOfTime(describe(read)));
+      }
       pause(verifyPause, stop);
       read = storage.read();
     }
@@ -184,6 +207,14 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       FileLeaseDocument doc = p.document();
       if (!doc.holder().equals(holder)) {
         return Optional.of("taken over by another holder (" + doc.holder() + ")");
+      }
+      if (!doc.writtenBy(holder, instance)) {
+        return Optional.of(
+            "rewritten by another process using our holder identity "
+                + holder
+                + " (instance "
+                + doc.instance().orElse("none")
+                + "): identities must be unique per process");
       }
       if (doc.epoch() > term.epoch()) {
         return Optional.of("taken over at a higher epoch (" + doc.epoch() + ")");
@@ -197,25 +228,62 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       LOG.warn("file lease {} disappeared while held; rewriting it", location());
       return write(term);
     }
-    String detail =
-        read instanceof LeaseRead.Unknown u ? u.detail() : ((LeaseRead.Corrupt) read).detail();
-    if (sinceLastGood().compareTo(ttl) >= 0) {
-      return Optional.of("ownership unconfirmed for a whole ttl (" + detail + ")");
+    String detail = describe(read);
+    if (pastLastChance(Duration.ZERO)) {
+      return Optional.of(outOfTime("ownership unconfirmed: " + detail));
     }
     LOG.warn("cannot confirm file lease {} ({}); will retry", location(), detail);
     return Optional.empty();
+  }
+
+  private static String describe(LeaseRead read) {
+    return read instanceof LeaseRead.Unknown u
+        ? u.detail()
+        : read instanceof LeaseRead.Corrupt c ? c.detail() : "absent";
+  }
+
+  /**
+   * The latest a renewal step (one read or write, up to {@code io_timeout}) may start: it then ends
+   * one {@code io_timeout} before the lease written at the last good renewal expires. Past it the
+   * leader steps down, so it stops leading before the lease can expire under it (a standby claims
+   * from the expiry on), however the storage hangs.
+   */
+  private long lastChanceNanos() {
+    return lastGoodNanos + ttl.toNanos() - 2 * ioTimeout.toNanos();
+  }
+
+  private boolean pastLastChance(Duration before) {
+    return ticker.nanoTime() + before.toNanos() - lastChanceNanos() > 0;
+  }
+
+  private String outOfTime(String detail) {
+    return "renewal could not complete "
+        + Durations.format(ioTimeout)
+        + " (io_timeout) before the lease expires; stepping down before a standby may take it ("
+        + detail
+        + ")";
+  }
+
+  /** Sooner than the renew interval when that would pass the last chance to renew. */
+  @Override
+  protected Duration untilNextRenewal() {
+    long left = lastChanceNanos() - ticker.nanoTime();
+    return left < renewInterval.toNanos() ? Duration.ofNanos(Math.max(0, left)) : renewInterval;
   }
 
   private Optional<String> write(LeaseTerm term) {
     if (term.hasLapsed()) {
       return Optional.of("lease lapsed before it could be renewed (paused past the ttl?)");
     }
+    if (pastLastChance(Duration.ZERO)) {
+      return Optional.of(outOfTime("the lease was read too late to be rewritten"));
+    }
     long start = ticker.nanoTime();
     try {
-      storage.write(new FileLeaseDocument(holder, clock.instant().plus(ttl), term.epoch()));
+      storage.write(mine(clock.instant().plus(ttl), term.epoch()));
     } catch (IOException e) {
-      if (sinceLastGood().compareTo(ttl) >= 0) {
-        return Optional.of("renewal failing past ttl (" + e + ")");
+      if (pastLastChance(Duration.ZERO)) {
+        return Optional.of(outOfTime("renewal failing: " + e.getMessage()));
       }
       LOG.warn("cannot renew file lease {}; will retry: {}", location(), e.toString());
       return Optional.empty();
@@ -239,24 +307,66 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
    */
   private void holdOff(long epoch) {
     try {
-      storage.write(new FileLeaseDocument(holder, clock.instant().plus(ttl), epoch));
+      storage.write(mine(clock.instant().plus(ttl), epoch));
     } catch (IOException e) {
       LOG.warn("cannot rewrite late file lease {}: {}", location(), e.toString());
     }
   }
 
-  private Duration sinceLastGood() {
-    return Duration.ofNanos(ticker.nanoTime() - lastGoodNanos);
+  private FileLeaseDocument mine(java.time.Instant expiresAt, long epoch) {
+    return new FileLeaseDocument(holder, expiresAt, epoch, Optional.of(instance));
   }
 
+  /**
+   * A live lease with our identity but not our instance token is either our crashed predecessor's
+   * (it never changes and expires) or a twin's, another live process configured with our identity.
+   * A twin renews it: seeing the same foreign token with a later expiry proves one, and running
+   * beside it would give two leaders who each take the lease for their own.
+   *
+   * @throws DuplicateHolderException when a twin renewed the lease
+   */
+  private void refuseLiveTwin(FileLeaseDocument lease) {
+    if (!lease.holder().equals(holder) || lease.writtenBy(holder, instance)) {
+      twinSeen = Optional.empty();
+      return;
+    }
+    Optional<FileLeaseDocument> before = twinSeen;
+    twinSeen = Optional.of(lease);
+    if (before.isPresent()
+        && before.get().instance().equals(lease.instance())
+        && lease.expiresAt().isAfter(before.get().expiresAt())) {
+      throw new DuplicateHolderException(
+          location(),
+          holder,
+          "coordinate.file_lease.holder_id",
+          lease.instance().orElse("(none written)"),
+          instance);
+    }
+  }
+
+  /**
+   * Temp files of writers that crashed mid-write. Only those older than a ttl are taken: a live
+   * replica's write lasts milliseconds, and one stalled for a whole ttl has lost its term anyway.
+   */
+  private void removeStraysOnce() {
+    if (!straysCleaned) {
+      straysCleaned = true;
+      storage.removeStrays(clock.instant().minus(ttl), strays);
+    }
+  }
+
+  /**
+   * Releases only a lease that still carries our instance token: another process configured with
+   * our identity may hold it now, and expiring its live lease would let a standby in beside it.
+   */
   @Override
   protected void release(LeaseTerm term) {
     LeaseRead read = storage.read();
     if (read instanceof LeaseRead.Present p
-        && p.document().holder().equals(holder)
+        && p.document().writtenBy(holder, instance)
         && p.document().epoch() == term.epoch()) {
       try {
-        storage.write(new FileLeaseDocument(holder, clock.instant(), term.epoch()));
+        storage.write(mine(clock.instant(), term.epoch()));
       } catch (IOException e) {
         LOG.warn(
             "cannot release file lease {}; it expires by itself: {}", location(), e.toString());

@@ -2,13 +2,16 @@ package io.sf2loki.coordinate.filelease;
 
 import io.sf2loki.coordinate.internal.HolderIds;
 import io.sf2loki.coordinate.internal.Sleeper;
+import io.sf2loki.deadline.BlockingIo;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.LeaseInspector;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,6 +27,34 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
   public Factory configure(ConfigSection section) {
     FileLeaseConfig config = FileLeaseConfig.bind(section);
     return new Factory() {
+      private BlockingIo io;
+
+      /**
+       * One I/O pool for every coordinator of this lease (one per campaign): calls stuck on a hung
+       * mount in an earlier campaign still count against its bound.
+       */
+      private synchronized BlockingIo io(CoordinatorEnvironment environment) {
+        if (io == null) {
+          io =
+              new BlockingIo(
+                  "lease",
+                  DeadlineLeaseStorage.THREADS,
+                  environment.threads(),
+                  environment.metrics());
+        }
+        return io;
+      }
+
+      @Override
+      public Optional<Duration> leaseDuration() {
+        return Optional.of(config.ttl());
+      }
+
+      @Override
+      public Optional<Path> leaseFile() {
+        return Optional.of(config.path());
+      }
+
       @Override
       public Coordinator create(CoordinatorEnvironment environment) {
         String holder =
@@ -31,8 +62,12 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
                 .holderId()
                 .orElseGet(
                     () -> HolderIds.hostPidRandom(environment.variables(), new SecureRandom()));
-        return new FileLeaseCoordinator(
-            new FileLeaseFile(config.path()), holder, config, environment, Sleeper.REAL);
+        FileLeaseStorage storage =
+            new DeadlineLeaseStorage(
+                new FileLeaseFile(config.path(), config.mode()),
+                io(environment),
+                config.ioTimeout());
+        return new FileLeaseCoordinator(storage, holder, config, environment, Sleeper.REAL);
       }
 
       @Override

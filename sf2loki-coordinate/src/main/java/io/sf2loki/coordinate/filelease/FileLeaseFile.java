@@ -1,29 +1,33 @@
 package io.sf2loki.coordinate.filelease;
 
+import io.sf2loki.files.DurableFiles;
+import io.sf2loki.files.FileMode;
+import io.sf2loki.files.StrayFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
- * The lease document on a (shared) file system, written like the state file: a 0600 temp file in
- * the same directory, fsync, rename over the lease, fsync the directory (invariant 8 for the mode).
+ * The lease document on a (shared) file system, written with the state file's protocol ({@link
+ * DurableFiles}: a temp file in the same directory with the configured mode, fsync, rename over the
+ * lease, fsync the directory).
  */
 public final class FileLeaseFile implements FileLeaseStorage {
 
   private final Path path;
+  private final FileMode mode;
   private final FileLeaseReader reader = new FileLeaseReader();
 
+  /** A lease written 0600 (invariant 8). */
   public FileLeaseFile(Path path) {
+    this(path, FileMode.OWNER_ONLY);
+  }
+
+  /** A lease written with {@code mode}, for replicas running under different UIDs. */
+  public FileLeaseFile(Path path, FileMode mode) {
     this.path = Objects.requireNonNull(path, "path").toAbsolutePath();
+    this.mode = Objects.requireNonNull(mode, "mode");
   }
 
   @Override
@@ -33,49 +37,16 @@ public final class FileLeaseFile implements FileLeaseStorage {
 
   @Override
   public void write(FileLeaseDocument document) throws IOException {
-    Path dir = path.getParent();
-    Path temp = dir.resolve("." + path.getFileName() + "." + UUID.randomUUID() + ".tmp");
-    try {
-      try (FileChannel ch =
-          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        restrictToOwner(temp);
-        ByteBuffer buf = ByteBuffer.wrap(document.toJson());
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      try {
-        Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
-    syncDirectory(dir);
+    DurableFiles.replace(path, document.toJson(), mode);
+  }
+
+  @Override
+  public void removeStrays(Instant olderThan, StrayFiles strays) {
+    strays.removeTempFilesOf(path, olderThan);
   }
 
   @Override
   public String location() {
     return path.toString();
-  }
-
-  private static void restrictToOwner(Path file) throws IOException {
-    try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system (e.g. SMB): its ACLs decide
-    }
-  }
-
-  private static void syncDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (FileSystemException | UnsupportedOperationException e) {
-      // some file systems refuse to open or sync a directory; the rename itself was atomic
-    } catch (IOException e) {
-      // same: durability of the rename is best effort where the platform offers no directory sync
-    }
   }
 }

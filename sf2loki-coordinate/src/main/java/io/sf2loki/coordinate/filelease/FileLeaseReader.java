@@ -25,7 +25,8 @@ import java.util.Optional;
  * <p>Rules: a missing file is absent; any other I/O error is unknown; invalid UTF-8 or JSON, a top
  * level that is not an object, a {@code holder} or {@code expires_at} that is not a string, or an
  * {@code expires_at} that is not ISO-8601 is corrupt; a naive {@code expires_at} is UTC; a missing
- * or non-integer {@code epoch} (or one out of range) is 0.
+ * or non-integer {@code epoch} (or one out of range) is 0; a missing or non-string {@code instance}
+ * is none.
  */
 public final class FileLeaseReader {
 
@@ -85,8 +86,15 @@ public final class FileLeaseReader {
     if (expiresAt.isEmpty()) {
       return new LeaseRead.Corrupt("expires_at is not an ISO-8601 time");
     }
+    JsonNode instance = root.get("instance");
     return new LeaseRead.Present(
-        new FileLeaseDocument(holder.textValue(), expiresAt.get(), epoch(root.get("epoch"))));
+        new FileLeaseDocument(
+            holder.textValue(),
+            expiresAt.get(),
+            epoch(root.get("epoch")),
+            instance != null && instance.isTextual()
+                ? Optional.of(instance.textValue())
+                : Optional.empty()));
   }
 
   private static long epoch(JsonNode node) {

@@ -1,6 +1,8 @@
 package io.sf2loki.coordinate.filelease;
 
+import io.sf2loki.files.StrayFiles;
 import java.io.IOException;
+import java.time.Instant;
 
 /**
  * Where the lease document lives. The real one is {@link FileLeaseFile}; tests wrap it to inject
@@ -20,4 +22,10 @@ public interface FileLeaseStorage {
 
   /** The lease's location, for messages. */
   String location();
+
+  /**
+   * Removes temp files a crashed writer left next to the lease, modified before {@code olderThan}
+   * (counted and logged by {@code strays}); storages without files have none.
+   */
+  default void removeStrays(Instant olderThan, StrayFiles strays) {}
 }

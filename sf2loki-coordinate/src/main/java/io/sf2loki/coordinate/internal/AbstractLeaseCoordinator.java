@@ -64,6 +64,14 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   /** Gives the lease up so a standby takes over at once; best effort, never throws. */
   protected abstract void release(LeaseTerm term);
 
+  /**
+   * How long to wait before the next renewal: the renew interval, unless the backend must renew
+   * sooner to finish before its lease expires (after failed renewals).
+   */
+  protected Duration untilNextRenewal() {
+    return renewInterval;
+  }
+
   /** Waits {@code d}; true when stop was requested. */
   protected final boolean pause(Duration d, StopSignal stop) throws InterruptedException {
     return sleeper.sleep(d, stop);
@@ -97,7 +105,9 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
     try {
       listener.onAcquire(term);
       lost = hold(term, stop);
-    } catch (InterruptedException | RuntimeException e) {
+    } catch (Throwable e) {
+      // An Error too (in a renewal, in the listener): the term ends and the lease is given back
+      // so a standby takes over at once, instead of this replica holding it until it expires.
       term.revoke();
       try {
         listener.onLose(term);
@@ -107,7 +117,7 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
       throw e;
     }
     if (lost.isPresent()) {
-      term.revoke();
+      term.revoke(lost.get());
       LOG.warn("lost lease {} (epoch {}): {}; standing by", location(), term.epoch(), lost.get());
       listener.onLose(term);
       return false;
@@ -128,7 +138,7 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
    */
   private Optional<String> hold(LeaseTerm term, StopSignal stop) throws InterruptedException {
     while (true) {
-      boolean stopping = pause(renewInterval, stop);
+      boolean stopping = pause(untilNextRenewal(), stop);
       Optional<String> lost = renew(term, stop);
       if (lost.isPresent() || stopping) {
         return lost;

@@ -3,6 +3,7 @@ package io.sf2loki.coordinate.internal;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -18,6 +19,7 @@ public final class LeaseTerm implements Term {
   private final Ticker ticker;
   private final AtomicBoolean held = new AtomicBoolean(true);
   private volatile long validUntilNanos;
+  private volatile String lossReason;
 
   /**
    * @param validUntilNanos the {@link Ticker} time at which the term lapses unless extended
@@ -68,6 +70,17 @@ public final class LeaseTerm implements Term {
   /** The coordinator stopped believing it leads; irreversible. */
   public void revoke() {
     held.set(false);
+  }
+
+  /** The coordinator lost or gave up the lease, for {@code reason}; irreversible. */
+  public void revoke(String reason) {
+    lossReason = Objects.requireNonNull(reason, "reason");
+    revoke();
+  }
+
+  @Override
+  public Optional<String> lossReason() {
+    return Optional.ofNullable(lossReason);
   }
 
   /** True until {@link #revoke()}, regardless of the validity window. */

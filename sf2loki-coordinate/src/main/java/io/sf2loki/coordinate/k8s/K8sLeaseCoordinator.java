@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
+import io.sf2loki.coordinate.internal.DuplicateHolderException;
 import io.sf2loki.coordinate.internal.EpochRule;
 import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.coordinate.internal.Sleeper;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,9 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
   private final Clock clock;
   private final Ticker ticker;
   private final EpochRule epochs;
+  private final String instance = UUID.randomUUID().toString();
+  private Optional<String> twinSeenVersion = Optional.empty();
+  private Optional<String> twinSeenInstance = Optional.empty();
   private String observedVersion = "";
   private long observedAtNanos;
   private V1Lease cached;
@@ -96,6 +101,7 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       return write(null, epochs.next(0));
     }
     if (!claimable(lease)) {
+      refuseLiveTwin(lease);
       return Optional.empty();
     }
     return write(lease, epochs.next(LeaseBodies.epoch(lease)));
@@ -109,12 +115,13 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
           read == null
               ? api.createNamespacedLease(
                       config.namespace(),
-                      LeaseBodies.create(config, identity, epoch, clock.instant()))
+                      LeaseBodies.create(config, identity, instance, epoch, clock.instant()))
                   .execute()
               : api.replaceNamespacedLease(
                       config.name(),
                       config.namespace(),
-                      LeaseBodies.takeOver(read, config, identity, epoch, clock.instant()))
+                      LeaseBodies.takeOver(
+                          read, config, identity, instance, epoch, clock.instant()))
                   .execute();
       cached = written;
       lastGoodNanos = start;
@@ -211,6 +218,14 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
     if (!LeaseBodies.holder(current).equals(identity)) {
       return Optional.of("taken over by another holder (" + LeaseBodies.holder(current) + ")");
     }
+    if (!ours(current)) {
+      return Optional.of(
+          "rewritten by another process using our identity "
+              + identity
+              + " (instance "
+              + LeaseBodies.instance(current).orElse("none")
+              + "): identities must be unique per process");
+    }
     if (LeaseBodies.epoch(current) > term.epoch()) {
       return Optional.of("taken over at a higher epoch (" + LeaseBodies.epoch(current) + ")");
     }
@@ -253,14 +268,49 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
   protected void release(LeaseTerm term) {
     try {
       V1Lease current = api.readNamespacedLease(config.name(), config.namespace()).execute();
-      if (LeaseBodies.holder(current).equals(identity)
-          && LeaseBodies.epoch(current) == term.epoch()) {
+      // only a Lease that still carries our token: another process with our identity may hold it
+      if (ours(current) && LeaseBodies.epoch(current) == term.epoch()) {
         api.replaceNamespacedLease(
                 config.name(), config.namespace(), LeaseBodies.released(current, clock.instant()))
             .execute();
       }
     } catch (ApiException e) {
       LOG.warn("cannot release lease {} ({}); it expires by itself", location(), describe(e));
+    }
+  }
+
+  private boolean ours(V1Lease lease) {
+    return LeaseBodies.holder(lease).equals(identity)
+        && LeaseBodies.instance(lease).equals(Optional.of(instance));
+  }
+
+  /**
+   * A live Lease with our identity but not our token is our crashed predecessor's (it never changes
+   * and goes stale) or a twin's, another live process configured with our identity, which renews
+   * it: a new resourceVersion under the same foreign token proves one.
+   *
+   * @throws DuplicateHolderException when a twin renewed the Lease
+   */
+  private void refuseLiveTwin(V1Lease lease) {
+    if (!LeaseBodies.holder(lease).equals(identity) || ours(lease)) {
+      twinSeenVersion = Optional.empty();
+      return;
+    }
+    String version = LeaseBodies.resourceVersion(lease);
+    Optional<String> theirs = LeaseBodies.instance(lease);
+    boolean renewed =
+        twinSeenVersion.isPresent()
+            && !twinSeenVersion.get().equals(version)
+            && twinSeenInstance.equals(theirs);
+    twinSeenVersion = Optional.of(version);
+    twinSeenInstance = theirs;
+    if (renewed) {
+      throw new DuplicateHolderException(
+          location(),
+          identity,
+          "coordinate.k8s_lease.identity",
+          theirs.orElse("(none written)"),
+          instance);
     }
   }
 

@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,6 +35,11 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
   public Factory configure(ConfigSection section) {
     K8sLeaseConfig config = K8sLeaseConfig.bind(section);
     return new Factory() {
+      @Override
+      public Optional<Duration> leaseDuration() {
+        return Optional.of(config.leaseDuration());
+      }
+
       @Override
       public Coordinator create(CoordinatorEnvironment environment) {
         Map<String, String> variables = environment.variables();

@@ -20,9 +20,15 @@ final class LeaseBodies {
   static final String API_VERSION = "coordination.k8s.io/v1";
   static final String KIND = "Lease";
 
+  /**
+   * The annotation holding the writer's random per-process token: two processes configured with one
+   * identity write different tokens, so neither takes the other's Lease for its own.
+   */
+  static final String INSTANCE = "sf2loki.io/instance";
+
   private LeaseBodies() {}
 
-  /** A new Lease held by {@code holder} at {@code epoch}. */
+  /** A new Lease held by {@code holder} at {@code epoch}, without an instance token. */
   static V1Lease create(K8sLeaseConfig config, String holder, long epoch, Instant now) {
     return new V1Lease()
         .apiVersion(API_VERSION)
@@ -31,11 +37,39 @@ final class LeaseBodies {
         .spec(acquired(new V1LeaseSpec(), config, holder, epoch, now));
   }
 
-  /** {@code read} taken over by {@code holder} at {@code epoch}. */
+  /** A new Lease held by {@code holder} (process {@code instance}) at {@code epoch}. */
+  static V1Lease create(
+      K8sLeaseConfig config, String holder, String instance, long epoch, Instant now) {
+    return withInstance(create(config, holder, epoch, now), instance);
+  }
+
+  /** {@code read} taken over by {@code holder} (process {@code instance}) at {@code epoch}. */
   static V1Lease takeOver(
-      V1Lease read, K8sLeaseConfig config, String holder, long epoch, Instant now) {
+      V1Lease read,
+      K8sLeaseConfig config,
+      String holder,
+      String instance,
+      long epoch,
+      Instant now) {
     V1LeaseSpec spec = read.getSpec() == null ? new V1LeaseSpec() : read.getSpec();
-    return read.apiVersion(API_VERSION).kind(KIND).spec(acquired(spec, config, holder, epoch, now));
+    return withInstance(
+        read.apiVersion(API_VERSION).kind(KIND).spec(acquired(spec, config, holder, epoch, now)),
+        instance);
+  }
+
+  /** The writer's instance token, when it wrote one. */
+  static Optional<String> instance(V1Lease lease) {
+    return Optional.ofNullable(lease.getMetadata())
+        .map(V1ObjectMeta::getAnnotations)
+        .map(a -> a.get(INSTANCE));
+  }
+
+  private static V1Lease withInstance(V1Lease lease, String instance) {
+    if (lease.getMetadata() == null) {
+      lease.metadata(new V1ObjectMeta());
+    }
+    lease.getMetadata().putAnnotationsItem(INSTANCE, instance);
+    return lease;
   }
 
   /** {@code read} renewed: only renewTime (and the duration) change. */
@@ -60,7 +94,7 @@ final class LeaseBodies {
         .leaseDurationSeconds(config.leaseDurationSeconds())
         .acquireTime(micro(now))
         .renewTime(micro(now))
-        .leaseTransitions(Math.toIntExact(epoch));
+        .leaseTransitions(EpochBound.leaseTransitions(epoch, config.location()));
   }
 
   static String holder(V1Lease lease) {

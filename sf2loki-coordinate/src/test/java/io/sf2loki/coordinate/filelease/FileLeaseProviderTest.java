@@ -11,6 +11,7 @@ import io.sf2loki.spi.LeaseInfo;
 import io.sf2loki.spi.LeaseInspector;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +37,59 @@ class FileLeaseProviderTest {
     assertThat(config.renewInterval()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.holderId()).isEmpty();
     assertThat(config.verifyPause()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(config.mode().octal()).isEqualTo("0600");
+  }
+
+  @Test
+  void leaseIsWrittenWithTheConfiguredModeForReplicasUnderDifferentUids(@TempDir Path dir)
+      throws Exception {
+    Path lease = dir.resolve("leader.lease");
+    ConfigReader r = section("coordinate.file_lease { path = \"" + lease + "\", mode = \"0660\" }");
+    FileLeaseConfig config = FileLeaseConfig.bind(r);
+    assertThat(r.problems()).isEmpty();
+
+    new FileLeaseFile(config.path(), config.mode())
+        .write(new FileLeaseDocument("a", Instant.parse("2026-01-01T12:00:00Z"), 1));
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(lease)))
+        .isEqualTo("rw-rw----");
+  }
+
+  @Test
+  void modeMustBeAnOctalPermissionString() {
+    ConfigReader r = section("coordinate.file_lease.mode = \"777x\"");
+
+    FileLeaseConfig.bind(r);
+
+    assertThat(r.problems())
+        .extracting(ConfigProblem::message)
+        .singleElement()
+        .asString()
+        .startsWith("coordinate.file_lease.mode (777x) must be an octal permission string");
+  }
+
+  @Test
+  void ioTimeoutDefaultsToAQuarterOfWhatTheTtlLeavesAfterOneRenewInterval() {
+    assertThat(FileLeaseConfig.bind(section("")).ioTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(
+            FileLeaseConfig.bind(
+                    section("coordinate.file_lease { ttl = 60s, renew_interval = 20s }"))
+                .ioTimeout())
+        .isEqualTo(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void anIoTimeoutThatWouldLetARenewalOverrunTheTtlIsAProblem() {
+    ConfigReader r = section("coordinate.file_lease { io_timeout = 8s }");
+
+    FileLeaseConfig.bind(r);
+
+    assertThat(r.problems())
+        .extracting(ConfigProblem::message)
+        .singleElement()
+        .asString()
+        .startsWith("coordinate.file_lease.io_timeout (8s) is too long for ttl (30s)")
+        .contains("renew_interval + 3 x io_timeout must not exceed ttl");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.sf2loki.coordinate.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1Lease;
+import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.LeaseInfo;
@@ -24,7 +25,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** k8s_lease against the fabric8 CRUD mock API server, on simulated time. */
+/**
+ * k8s_lease against the fabric8 CRUD mock API server, on simulated time, including beside another
+ * process configured with the same identity: the Lease carries each writer's instance token, so a
+ * Lease rewritten by the other is never renewed as ours and a release never frees it.
+ */
 class K8sLeaseCoordinatorIT {
 
   private static final Duration STEP = Duration.ofMillis(500);
@@ -220,5 +225,43 @@ class K8sLeaseCoordinatorIT {
     assertThat(info.holder()).contains("pod-x");
     assertThat(info.epoch()).hasValue(6);
     assertThat(info.location()).isEqualTo("default/sf2loki-leader");
+  }
+
+  /** Replaces the Lease as another process with the same identity would (its own token). */
+  private V1Lease rewriteAsTwin() throws Exception {
+    V1Lease read = fx.read();
+    read.getMetadata().putAnnotationsItem(LeaseBodies.INSTANCE, "twin");
+    return fx.api
+        .replaceNamespacedLease(
+            fx.config.name(),
+            fx.config.namespace(),
+            LeaseBodies.renewed(read, fx.config, fx.time.instant()))
+        .execute();
+  }
+
+  @Test
+  void aLeaseRewrittenByAnotherProcessWithOurIdentityIsNotRenewedAsOurs() throws Exception {
+    Contender a = start("sf2loki-a", Optional.empty());
+    await(a::isLeading);
+
+    rewriteAsTwin();
+    await(() -> a.listener().held().isEmpty());
+
+    assertThat(LeaseBodies.instance(fx.read())).contains("twin");
+  }
+
+  @Test
+  void releaseNeverFreesALeaseCarryingAnotherProcesssToken() throws Exception {
+    Contender a = start("sf2loki-a", Optional.empty());
+    await(a::isLeading);
+    Term term = a.currentTerm().orElseThrow();
+    V1Lease twins = rewriteAsTwin();
+
+    ((K8sLeaseCoordinator) a.coordinator()).release((LeaseTerm) term);
+
+    V1Lease after = fx.read();
+    assertThat(after.getSpec().getHolderIdentity()).isEqualTo("sf2loki-a");
+    assertThat(after.getMetadata().getResourceVersion())
+        .isEqualTo(twins.getMetadata().getResourceVersion());
   }
 }

@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One small HTTP server for {@code /healthz} (always 200 while the process serves: liveness),
- * {@code /readyz} (see {@link Readiness}) and {@code /metrics} (Prometheus text). Answers carry
- * {@code Content-Length} and {@code Connection: close}.
+ * One small HTTP server for {@code /healthz} (liveness, see {@link Liveness}), {@code /readyz} (see
+ * {@link Readiness}) and {@code /metrics} (Prometheus text). Answers carry {@code Content-Length}
+ * and {@code Connection: close}.
  */
 public final class HealthServer implements AutoCloseable {
 
@@ -36,7 +36,11 @@ public final class HealthServer implements AutoCloseable {
    * @throws IOException when the address cannot be bound
    */
   public static HealthServer start(
-      String host, int port, Readiness readiness, Supplier<String> prometheusText)
+      String host,
+      int port,
+      Liveness liveness,
+      Readiness readiness,
+      Supplier<String> prometheusText)
       throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
     ExecutorService executor =
@@ -52,7 +56,7 @@ public final class HealthServer implements AutoCloseable {
         "/",
         exchange -> {
           try (exchange) {
-            route(exchange, readiness, prometheusText);
+            route(exchange, liveness, readiness, prometheusText);
           } catch (IOException | RuntimeException e) {
             log.debug("health request failed: {}", e.toString());
           }
@@ -62,7 +66,10 @@ public final class HealthServer implements AutoCloseable {
   }
 
   private static void route(
-      HttpExchange exchange, Readiness readiness, Supplier<String> prometheusText)
+      HttpExchange exchange,
+      Liveness liveness,
+      Readiness readiness,
+      Supplier<String> prometheusText)
       throws IOException {
     String path = exchange.getRequestURI().getPath();
     if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
@@ -70,15 +77,16 @@ public final class HealthServer implements AutoCloseable {
       return;
     }
     switch (path) {
-      case "/healthz" -> send(exchange, 200, "ok", "text/plain");
-      case "/readyz" -> {
-        Readiness.Answer answer = readiness.answer();
-        send(exchange, answer.status(), answer.body(), "text/plain");
-      }
+      case "/healthz" -> send(exchange, liveness.answer());
+      case "/readyz" -> send(exchange, readiness.answer());
       case "/metrics" ->
           send(exchange, 200, prometheusText.get(), "text/plain; version=0.0.4; charset=utf-8");
       default -> send(exchange, 404, "not found", "text/plain");
     }
+  }
+
+  private static void send(HttpExchange exchange, Answer answer) throws IOException {
+    send(exchange, answer.status(), answer.body(), "text/plain");
   }
 
   private static void send(HttpExchange exchange, int status, String body, String contentType)

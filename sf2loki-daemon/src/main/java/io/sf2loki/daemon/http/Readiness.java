@@ -1,24 +1,24 @@
 package io.sf2loki.daemon.http;
 
 import io.sf2loki.engine.EngineStatus;
+import io.sf2loki.pipeline.LaneStall;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Maps the engine's status to the {@code /readyz} answer: 200 only for a healthy leader; 503 with a
- * reason otherwise ({@code not ready}, {@code standby}, {@code degraded: ...}, or the reason label
- * of the failure the engine is backing off from, such as {@code store_unavailable}).
+ * Maps the engine's status to the {@code /readyz} answer: 200 only for a leader that can make
+ * progress; 503 with a reason otherwise. The status selects one reason: {@code standby} (with the
+ * last term's loss reason, if any), {@code fenced: ...}, the reason label of the failure the engine
+ * is backing off from (such as {@code store_unavailable}), {@code not ready} (starting or
+ * stopping); a leader is {@code degraded: ...} by the first that applies of Loki pushes failing for
+ * too long, then a stalled lane.
  */
 public final class Readiness {
 
-  /**
-   * The answer of one probe.
-   *
-   * @param status HTTP status
-   * @param body plain-text body
-   */
-  public record Answer(int status, String body) {}
+  private static final Answer READY = new Answer(200, "ready");
 
   private final Supplier<EngineStatus> status;
   private final Duration unreadyAfterSinkFailing;
@@ -37,22 +37,46 @@ public final class Readiness {
   /** Evaluated per request. */
   public Answer answer() {
     EngineStatus current = status.get();
-    if (current instanceof EngineStatus.Standby) {
-      return new Answer(503, "standby");
+    if (current instanceof EngineStatus.Standby standby) {
+      return new Answer(503, standby.reason().map(r -> "standby: " + r).orElse("standby"));
+    }
+    if (current instanceof EngineStatus.Fenced fenced) {
+      return new Answer(
+          503, "fenced: epoch " + fenced.epoch() + " ended, standing by: " + fenced.reason());
     }
     if (current instanceof EngineStatus.BackingOff backingOff) {
       return new Answer(503, backingOff.failure().reason());
     }
     if (current instanceof EngineStatus.Leading leading) {
-      if (!unreadyAfterSinkFailing.isZero() && leading.sinkFailingSince().isPresent()) {
-        Duration failing = Duration.between(leading.sinkFailingSince().get(), clock.instant());
-        if (failing.compareTo(unreadyAfterSinkFailing) >= 0) {
-          return new Answer(503, "degraded: loki pushes failing for " + render(failing));
-        }
-      }
-      return new Answer(200, "ready");
+      return degradation(leading)
+          .map(reason -> new Answer(503, "degraded: " + reason))
+          .orElse(READY);
     }
     return new Answer(503, "not ready");
+  }
+
+  /** Why a leader cannot make progress: the first reason that applies, in this order. */
+  private Optional<String> degradation(EngineStatus.Leading leading) {
+    return sinkFailing(leading).or(() -> leading.stalled().map(Readiness::stalled));
+  }
+
+  private Optional<String> sinkFailing(EngineStatus.Leading leading) {
+    if (unreadyAfterSinkFailing.isZero() || leading.sinkFailingSince().isEmpty()) {
+      return Optional.empty();
+    }
+    Duration failing = Duration.between(leading.sinkFailingSince().get(), clock.instant());
+    return failing.compareTo(unreadyAfterSinkFailing) >= 0
+        ? Optional.of("loki pushes failing for " + render(failing))
+        : Optional.empty();
+  }
+
+  private static String stalled(LaneStall stall) {
+    return stall.lane().name().toLowerCase(Locale.ROOT)
+        + " lane stalled for "
+        + render(stall.duration())
+        + " ("
+        + stall.queuedEntries()
+        + " entries queued, nothing taken, pushed or committed)";
   }
 
   static String render(Duration d) {

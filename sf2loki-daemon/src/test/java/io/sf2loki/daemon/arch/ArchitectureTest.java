@@ -31,6 +31,7 @@ class ArchitectureTest {
 
   static final String[] CORE = {
     "io.sf2loki.model..",
+    "io.sf2loki.files..",
     "io.sf2loki.spi..",
     "io.sf2loki.config..",
     "io.sf2loki.registry..",

@@ -3,7 +3,9 @@ package io.sf2loki.daemon.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.engine.EngineStatus;
+import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.spi.FailureClass;
+import io.sf2loki.spi.Source;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +25,8 @@ class HealthServerTest {
   private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
   private final AtomicReference<EngineStatus> status =
       new AtomicReference<>(new EngineStatus.Starting());
+  private final AtomicReference<Optional<Duration>> staleHeartbeat =
+      new AtomicReference<>(Optional.empty());
   private final HttpClient http = HttpClient.newHttpClient();
   private HealthServer server;
 
@@ -30,7 +34,13 @@ class HealthServerTest {
   void start() throws Exception {
     Readiness readiness =
         new Readiness(status::get, Duration.ofMinutes(15), Clock.fixed(NOW, ZoneOffset.UTC));
-    server = HealthServer.start("127.0.0.1", 0, readiness, () -> "sf2loki_leader 1.0\n");
+    server =
+        HealthServer.start(
+            "127.0.0.1",
+            0,
+            new Liveness(staleHeartbeat::get),
+            readiness,
+            () -> "sf2loki_leader 1.0\n");
   }
 
   @AfterEach
@@ -45,9 +55,18 @@ class HealthServerTest {
   }
 
   @Test
-  void livenessIsAlwaysOk() throws Exception {
+  void livenessIsOkWhileTheEngineBeats() throws Exception {
+    status.set(new EngineStatus.Standby()); // leadership never matters to liveness
     assertThat(get("/healthz").statusCode()).isEqualTo(200);
     assertThat(get("/healthz").body()).isEqualTo("ok\n");
+  }
+
+  @Test
+  void staleEngineHeartbeatIsUnhealthyWithItsAge() throws Exception {
+    staleHeartbeat.set(Optional.of(Duration.ofSeconds(312).plusMillis(400)));
+    HttpResponse<String> r = get("/healthz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).isEqualTo("unhealthy: engine heartbeat stale for 312s\n");
   }
 
   @Test
@@ -77,6 +96,17 @@ class HealthServerTest {
   }
 
   @Test
+  void aStandbyThatGaveItsLeaseUpSaysWhy() throws Exception {
+    status.set(
+        new EngineStatus.Standby(
+            Optional.of("renewal could not complete 5s (io_timeout) before the lease expires")));
+    assertThat(get("/readyz").statusCode()).isEqualTo(503);
+    assertThat(get("/readyz").body())
+        .isEqualTo(
+            "standby: renewal could not complete 5s (io_timeout) before the lease expires\n");
+  }
+
+  @Test
   void healthyLeaderIsReady() throws Exception {
     status.set(new EngineStatus.Leading(3, Optional.empty()));
     assertThat(get("/readyz").statusCode()).isEqualTo(200);
@@ -94,6 +124,30 @@ class HealthServerTest {
   void briefPushFailuresKeepTheLeaderReady() throws Exception {
     status.set(new EngineStatus.Leading(3, Optional.of(NOW.minus(Duration.ofMinutes(2)))));
     assertThat(get("/readyz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void leaderWhoseTermEndedUnderItIsUnreadyWithReasonFencedUntilItStandsBy() throws Exception {
+    status.set(new EngineStatus.Fenced(3, "a newer leader owns the state"));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body())
+        .isEqualTo("fenced: epoch 3 ended, standing by: a newer leader owns the state\n");
+  }
+
+  @Test
+  void leaderWithAStalledLaneIsDegraded() throws Exception {
+    status.set(
+        new EngineStatus.Leading(
+            3,
+            Optional.empty(),
+            Optional.of(new LaneStall(Source.Lane.BULK, Duration.ofMinutes(6), 100))));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body())
+        .isEqualTo(
+            "degraded: bulk lane stalled for 6m (100 entries queued, nothing taken, pushed or"
+                + " committed)\n");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.sf2loki.source.eventlogfile;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.files.StrayFiles;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The EventLogFile source's instruments (operations reference §7). */
@@ -23,6 +24,11 @@ final class ElfMetrics {
     Gauge.builder(CYCLE_SECONDS, cycleMillis, v -> v.get() / 1000.0)
         .strongReference(true)
         .register(registry);
+  }
+
+  /** Counts and logs the spool files a crashed process left behind. */
+  StrayFiles straySpools() {
+    return new StrayFiles(registry, "spool");
   }
 
   void fileProcessed(String type) {

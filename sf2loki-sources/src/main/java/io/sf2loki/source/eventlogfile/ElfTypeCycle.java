@@ -242,6 +242,11 @@ final class ElfTypeCycle {
     return Outcome.DONE;
   }
 
+  /** Removes the spooled downloads a crashed process left (see {@link Spool#removeStrays}). */
+  void removeStraySpools() {
+    Spool.removeStrays(config.spoolDir(), serverClock.now(), metrics.straySpools());
+  }
+
   private Spool download(String type, ElfFile f)
       throws SalesforceApiException, AuthException, InterruptedException {
     String path = rest.dataPath("sobjects/EventLogFile/" + f.id() + "/LogFile");

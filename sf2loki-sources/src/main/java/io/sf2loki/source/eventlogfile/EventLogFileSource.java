@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * the org's discovered types, minus the categories another source owns), runs up to {@code
  * concurrency} types in parallel through {@link ElfTypeCycle}, then waits {@code poll_interval}. A
  * throttle stops the cycle; an authentication failure backs off from 1 s to 30 s and retries; every
- * other failure is contained to its type and retried next cycle. Never stores checkpoints itself:
- * they ride on the entries (invariant 1).
+ * other expected failure (API, transport, CSV) is contained to its type and retried next cycle, and
+ * anything else a type worker throws (an {@link Error}, a bug) ends the source's run once the other
+ * types stopped. Never stores checkpoints itself: they ride on the entries (invariant 1).
  */
 public final class EventLogFileSource implements Source {
 
@@ -80,6 +81,7 @@ public final class EventLogFileSource implements Source {
 
   @Override
   public void run(SourceContext ctx) throws AuthException, InterruptedException {
+    typeCycle.removeStraySpools();
     ExecutorService workers = newWorkers();
     Duration authBackoff = AUTH_BACKOFF_START;
     try {
@@ -150,22 +152,40 @@ public final class EventLogFileSource implements Source {
       running.add(workers.submit(() -> typeCycle.run(type, ctx, throttled)));
     }
     AuthException authFailure = null;
+    Throwable unexpected = null;
+    boolean aborted = false;
     try {
       for (Future<ElfTypeCycle.Outcome> f : running) {
         try {
           f.get();
         } catch (ExecutionException e) {
+          throttled.set(true); // stop the other types early; nothing can be fetched
           if (e.getCause() instanceof AuthException a) {
             authFailure = a;
-            throttled.set(true); // stop the other types early; nothing can be fetched
-          } else {
-            LOG.error("EventLogFile type worker failed", e.getCause());
+          } else if (e.getCause() instanceof InterruptedException) {
+            aborted = true; // the lane was torn down under the worker's emit
+          } else if (unexpected == null) {
+            unexpected = e.getCause();
           }
         }
       }
     } catch (InterruptedException e) {
       running.forEach(f -> f.cancel(true));
       throw e;
+    }
+    // A type worker's unexpected failure (an Error, a bug) ends the source's run, so the term ends
+    // as a failure; every expected one is contained to its type by ElfTypeCycle.
+    if (unexpected instanceof Error error) {
+      throw error;
+    }
+    if (unexpected instanceof RuntimeException e) {
+      throw e;
+    }
+    if (unexpected != null) {
+      throw new IllegalStateException("EventLogFile type worker failed: " + unexpected, unexpected);
+    }
+    if (aborted) {
+      throw new InterruptedException("the lane was aborted under an EventLogFile type worker");
     }
     if (authFailure != null) {
       throw authFailure;

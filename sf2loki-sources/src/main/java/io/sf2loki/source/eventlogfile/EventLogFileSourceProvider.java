@@ -8,6 +8,7 @@ import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
+import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Source;
@@ -16,6 +17,8 @@ import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
@@ -56,7 +59,7 @@ public final class EventLogFileSourceProvider implements SourceProvider {
 
   /** The bound configuration; creates the source and claims the explicit types' categories. */
   record ElfFactory(EventLogFileConfig config, SalesforceConfig salesforce)
-      implements Factory, CategoryClaims {
+      implements Factory, CategoryClaims, PromotedLabels {
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
@@ -73,6 +76,13 @@ public final class EventLogFileSourceProvider implements SourceProvider {
     @Override
     public boolean discovers() {
       return config.discovers();
+    }
+
+    @Override
+    public Set<String> promotedLabels() {
+      Set<String> names = new TreeSet<>();
+      config.typeShaping().values().forEach(t -> names.addAll(t.labels()));
+      return names;
     }
   }
 

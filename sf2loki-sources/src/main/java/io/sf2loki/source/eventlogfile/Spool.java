@@ -1,5 +1,6 @@
 package io.sf2loki.source.eventlogfile;
 
+import io.sf2loki.files.StrayFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
@@ -8,6 +9,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -17,6 +20,9 @@ import java.util.Optional;
  */
 final class Spool implements Closeable {
 
+  private static final String PREFIX = "sf2loki-elf-";
+  private static final String SUFFIX = ".csv";
+
   private final byte[] head;
   private final Optional<Path> file;
   private final long size;
@@ -25,6 +31,21 @@ final class Spool implements Closeable {
     this.head = head;
     this.file = file;
     this.size = size;
+  }
+
+  /** A spooled download left by a crashed process is this old before it is removed at start. */
+  static final Duration STRAY_AGE = Duration.ofHours(1);
+
+  /**
+   * Removes the spool files ({@code sf2loki-elf-*.csv}) in {@code dir} (the JVM's temporary
+   * directory when empty) last written before {@code now - }{@link #STRAY_AGE}: a crash skips
+   * {@link #close()}. A live process's spool is written while it downloads and then only read from
+   * an open stream, so an hour-old one left by a backfill sharing the directory is safe to unlink
+   * too.
+   */
+  static void removeStrays(Optional<Path> dir, Instant now, StrayFiles strays) {
+    Path directory = dir.orElseGet(() -> Path.of(System.getProperty("java.io.tmpdir")));
+    strays.removeMatching(directory, PREFIX + "*" + SUFFIX, now.minus(STRAY_AGE));
   }
 
   /** Reads {@code in} to its end. An {@link IOException} leaves no file behind. */
@@ -49,8 +70,8 @@ final class Spool implements Closeable {
       throws IOException {
     Path path =
         dir.isPresent()
-            ? Files.createTempFile(dir.get(), "sf2loki-elf-", ".csv")
-            : Files.createTempFile("sf2loki-elf-", ".csv");
+            ? Files.createTempFile(dir.get(), PREFIX, SUFFIX)
+            : Files.createTempFile(PREFIX, SUFFIX);
     try (OutputStream out = Files.newOutputStream(path)) {
       memory.writeTo(out);
       out.write(pending, 0, n);

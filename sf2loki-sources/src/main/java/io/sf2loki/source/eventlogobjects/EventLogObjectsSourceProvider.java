@@ -4,6 +4,7 @@ import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
+import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Source;
@@ -12,6 +13,8 @@ import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +42,7 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
 
   /** The bound configuration; creates the source and claims the objects' categories. */
   record ObjectsFactory(EventLogObjectsConfig config, SalesforceConfig salesforce)
-      implements Factory, CategoryClaims {
+      implements Factory, CategoryClaims, PromotedLabels {
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
@@ -51,6 +54,13 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
       Map<String, String> out = new LinkedHashMap<>();
       config.objects().forEach(o -> out.put(o.name(), Categories.ofIdentifier(o.name())));
       return out;
+    }
+
+    @Override
+    public Set<String> promotedLabels() {
+      Set<String> names = new TreeSet<>();
+      config.objects().forEach(o -> names.addAll(o.shaping().labels()));
+      return names;
     }
   }
 

@@ -244,6 +244,26 @@ class EventLogFileFailuresIT {
   }
 
   @Test
+  void anErrorInATypeWorkerEndsTheRunInsteadOfBeingLoggedAndSwallowed() {
+    fx.file("Login", 30, 2);
+    fx.file("API", 30, 2);
+    StackOverflowError error = new StackOverflowError("injected");
+    RecordingSourceContext ctx =
+        new RecordingSourceContext()
+            .cycles(3)
+            .onEmit(
+                e -> {
+                  if ("API".equals(e.labels().get("event_type"))) {
+                    throw error;
+                  }
+                });
+
+    assertThatThrownBy(() -> fx.source(ElfFixture.config(List.of("Login", "API"))).run(ctx))
+        .isSameAs(error);
+    assertThat(ctx.waits()).as("no further cycle").isEmpty();
+  }
+
+  @Test
   void runPollsAtTheConfiguredIntervalUntilStopped() throws Exception {
     fx.file("Login", 30, 2);
     RecordingSourceContext ctx = new RecordingSourceContext().cycles(2);

@@ -17,6 +17,27 @@ class SpoolTest {
   @TempDir Path dir;
 
   @Test
+  void spoolFilesLeftByACrashAreRemovedAndCountedButRecentOnesAreKept() throws IOException {
+    java.time.Instant now = java.time.Instant.parse("2026-07-01T12:00:00Z");
+    Path crashed = Files.createFile(dir.resolve("sf2loki-elf-111.csv"));
+    Path recent = Files.createFile(dir.resolve("sf2loki-elf-222.csv"));
+    Path other = Files.createFile(dir.resolve("unrelated.csv"));
+    Files.setLastModifiedTime(
+        crashed, java.nio.file.attribute.FileTime.from(now.minus(Spool.STRAY_AGE).minusSeconds(1)));
+    Files.setLastModifiedTime(recent, java.nio.file.attribute.FileTime.from(now.minusSeconds(5)));
+    Files.setLastModifiedTime(other, java.nio.file.attribute.FileTime.from(now.minusSeconds(9000)));
+    var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+
+    Spool.removeStrays(Optional.of(dir), now, new io.sf2loki.files.StrayFiles(registry, "spool"));
+
+    assertThat(crashed).doesNotExist();
+    assertThat(recent).exists();
+    assertThat(other).exists();
+    assertThat(registry.counter("sf2loki_stray_files_removed", "kind", "spool").count())
+        .isEqualTo(1.0);
+  }
+
+  @Test
   void smallBodyStaysInMemory() throws IOException {
     try (Spool s = Spool.fill(new ByteArrayInputStream(new byte[1000]), 4096, Optional.of(dir))) {
       assertThat(s.onDisk()).isFalse();

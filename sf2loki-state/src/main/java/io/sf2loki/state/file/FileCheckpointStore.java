@@ -1,5 +1,7 @@
 package io.sf2loki.state.file;
 
+import io.sf2loki.deadline.BlockingIo;
+import io.sf2loki.files.StrayFiles;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
@@ -7,6 +9,7 @@ import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.IoFailures;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.StoreException;
+import io.sf2loki.spi.StoreTimeoutException;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.state.internal.Mutation;
@@ -14,10 +17,9 @@ import io.sf2loki.state.internal.StateDocument;
 import io.sf2loki.state.internal.StoreMetrics;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.List;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * Checkpoints in a local JSON file.
  *
  * <p>Every read is fresh from disk; every commit or delete re-reads the file, applies the fencing
- * rules and merges only its own keys into what it read, then writes once with {@link AtomicFiles}.
+ * rules and merges only its own keys into what it read, then writes once with {@link DurableFiles}.
  *
  * <p>Locking ({@code <path>.lock}): when {@link StoreEnvironment#singleInstance()} is true (the
  * {@code noop} coordinator) the store takes the lock on its first operation and keeps it until
@@ -38,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * exclusivity and the lock is only held around each read-merge-write, so that a concurrent {@code
  * sf2loki-cli --force} write on the same host is never lost and a demoted process never blocks the
  * promoted one.
+ *
+ * <p>Deadlines: every file-system call (read, write, lock, unlock) runs under {@link
+ * FileStoreConfig#ioTimeout()} ({@link FileStoreIo}), so a hung mount fails a store call with a
+ * {@link StoreTimeoutException} instead of blocking its caller.
  *
  * <p>Thread-safe: operations are serialised on the store.
  */
@@ -49,7 +55,9 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private final boolean singleInstance;
   private final Ticker ticker;
   private final StoreMetrics metrics;
+  private final FileStoreIo io;
   private final SidecarLock lock;
+  private final StrayFiles strays;
   private Optional<SidecarLock.Held> lifetimeLock;
   private boolean straysCleaned;
   private boolean warnedUnlockedClaim;
@@ -65,11 +73,27 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       StoreEnvironment environment,
       Ticker ticker,
       SidecarLock.Locker locker) {
+    this(config, environment, ticker, locker, StateFiles.LOCAL);
+  }
+
+  /**
+   * @param files the file-system calls (tests make them hang)
+   */
+  FileCheckpointStore(
+      FileStoreConfig config,
+      StoreEnvironment environment,
+      Ticker ticker,
+      SidecarLock.Locker locker,
+      StateFiles files) {
     this.config = Objects.requireNonNull(config, "config");
     this.singleInstance = environment.singleInstance();
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.metrics = new StoreMetrics(environment.metrics(), "file");
-    this.lock = new SidecarLock(config.path(), locker);
+    BlockingIo pool =
+        new BlockingIo("state", FileStoreIo.THREADS, environment.threads(), environment.metrics());
+    this.io = new FileStoreIo(files, config.ioTimeout(), pool);
+    this.lock = new SidecarLock(config.path(), locker, io);
+    this.strays = new StrayFiles(environment.metrics(), "state");
   }
 
   @Override
@@ -126,6 +150,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       lifetimeLock.ifPresent(SidecarLock.Held::close);
       lifetimeLock = null;
     }
+    io.close();
   }
 
   private void apply(Mutation mutation) {
@@ -179,7 +204,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
       return;
     }
     try {
-      AtomicFiles.write(config.path(), StateDocument.serialize(next.get()));
+      io.replace(config.path(), StateDocument.serialize(next.get()), config.mode());
     } catch (IOException e) {
       throw ioFailure("cannot write state file " + location() + " (" + mutation.verb() + ")", e);
     }
@@ -188,7 +213,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
   private Map<String, String> read() {
     byte[] bytes;
     try {
-      bytes = Files.readAllBytes(config.path());
+      bytes = io.read(config.path());
     } catch (NoSuchFileException e) {
       return Map.of();
     } catch (IOException e) {
@@ -226,12 +251,9 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
     }
     straysCleaned = true;
     try {
-      List<Path> removed = AtomicFiles.cleanStrays(config.path());
-      if (!removed.isEmpty()) {
-        LOG.info(
-            "removed {} stray temp file(s) next to {}: {}", removed.size(), location(), removed);
-      }
-    } catch (IOException e) {
+      io.bounded(
+          "cleanup", config.path(), () -> strays.removeTempFilesOf(config.path(), Instant.MAX));
+    } catch (IOException | StoreTimeoutException e) {
       LOG.warn("could not clean stray temp files next to {}: {}", location(), e.toString());
     }
   }

@@ -5,6 +5,8 @@ import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.Ticker;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /** Provides the {@code file} store from {@code state.file}. */
 public final class FileCheckpointStoreProvider implements CheckpointStoreProvider {
@@ -24,6 +26,11 @@ public final class FileCheckpointStoreProvider implements CheckpointStoreProvide
       @Override
       public String location() {
         return config.path().toString();
+      }
+
+      @Override
+      public Optional<Path> documentFile() {
+        return Optional.of(config.path());
       }
 
       @Override

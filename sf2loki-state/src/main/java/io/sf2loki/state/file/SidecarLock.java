@@ -1,5 +1,6 @@
 package io.sf2loki.state.file;
 
+import io.sf2loki.files.DurableFiles;
 import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.IoFailures;
 import io.sf2loki.spi.StoreException;
@@ -41,16 +42,18 @@ final class SidecarLock {
   private final Path statePath;
   private final Path lockPath;
   private final Locker locker;
-  private boolean warnedUnsupported;
+  private final FileStoreIo io;
+  private volatile boolean warnedUnsupported;
 
-  SidecarLock(Path statePath) {
-    this(statePath, FileChannel::tryLock);
-  }
-
-  SidecarLock(Path statePath, Locker locker) {
+  /**
+   * @param io runs each attempt and each release under the store's deadline, so a lock file on a
+   *     hung mount fails a store call instead of blocking it
+   */
+  SidecarLock(Path statePath, Locker locker, FileStoreIo io) {
     this.statePath = statePath;
     this.lockPath = statePath.resolveSibling(statePath.getFileName() + ".lock");
     this.locker = locker;
+    this.io = io;
   }
 
   Path path() {
@@ -125,15 +128,62 @@ final class SidecarLock {
   }
 
   /** One try: busy (held elsewhere), or the lock (empty when locks are unsupported). */
-  private record Attempt(boolean busy, Optional<Held> held) {
+  private record Attempt(boolean busy, Optional<OsLock> lock) {
     static final Attempt BUSY = new Attempt(true, Optional.empty());
+
+    Optional<Held> held() {
+      return lock.map(l -> l::releaseBounded);
+    }
   }
 
-  @SuppressWarnings("resource") // the channel is owned by the returned Held
+  /** One try under the deadline; a lock the try took after its caller gave up is released. */
   private Attempt attempt() {
+    try {
+      return io.bounded(
+          "lock", lockPath, this::attemptNow, late -> late.lock().ifPresent(OsLock::release));
+    } catch (IOException e) {
+      throw new StoreUnavailableException("cannot lock " + lockPath + ": " + e, e);
+    }
+  }
+
+  /** An OS lock and the channel it lives on. */
+  private final class OsLock {
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    OsLock(FileChannel channel, FileLock lock) {
+      this.channel = channel;
+      this.lock = lock;
+    }
+
+    /**
+     * Releases it on an I/O thread, waiting at most the deadline: on a hung mount the release
+     * completes when the file system answers, and the caller goes on.
+     */
+    void releaseBounded() {
+      io.cleanUp(
+          "unlock",
+          lockPath,
+          () -> {
+            release();
+            return Boolean.TRUE;
+          });
+    }
+
+    void release() {
+      try (channel) {
+        lock.release();
+      } catch (IOException e) {
+        LOG.warn("could not release lock file {}: {}", lockPath, e.toString());
+      }
+    }
+  }
+
+  @SuppressWarnings("resource") // the channel is owned by the returned lock
+  private Attempt attemptNow() {
     FileChannel channel;
     try {
-      Files.createDirectories(AtomicFiles.directoryOf(statePath));
+      Files.createDirectories(DurableFiles.directoryOf(statePath));
       channel =
           FileChannel.open(
               lockPath,
@@ -152,15 +202,7 @@ final class SidecarLock {
         closeQuietly(channel);
         return Attempt.BUSY;
       }
-      Held held =
-          () -> {
-            try (channel) {
-              lock.release();
-            } catch (IOException e) {
-              LOG.warn("could not release lock file {}: {}", lockPath, e.toString());
-            }
-          };
-      return new Attempt(false, Optional.of(held));
+      return new Attempt(false, Optional.of(new OsLock(channel, lock)));
     } catch (OverlappingFileLockException e) {
       closeQuietly(channel);
       return Attempt.BUSY;

@@ -21,7 +21,7 @@ public final class GcsCheckpointStore extends ConditionalCheckpointStore {
    * @param bucket the bucket
    * @param objectName the object name
    * @param retry transient-failure policy
-   * @param environment metrics
+   * @param environment metrics, and whether this is a single instance ({@code noop})
    */
   public GcsCheckpointStore(
       Storage storage,
@@ -29,12 +29,22 @@ public final class GcsCheckpointStore extends ConditionalCheckpointStore {
       String objectName,
       RetryPolicy retry,
       StoreEnvironment environment) {
-    this(new GcsObjectBackend(storage, bucket, objectName, false), retry, environment);
+    this(new GcsObjectBackend(storage, bucket, objectName, false), retry, environment, false);
   }
 
-  private GcsCheckpointStore(
-      GcsObjectBackend backend, RetryPolicy retry, StoreEnvironment environment) {
-    super(backend, retry, new StoreMetrics(environment.metrics(), "gcs"));
+  /**
+   * @param probe run the {@link io.sf2loki.state.internal.ConditionalWriteProbe} before the first
+   *     write (the launchers' stores do; a caller owning its client may call {@link
+   *     #probeConditionalWrites()} itself)
+   */
+  GcsCheckpointStore(
+      GcsObjectBackend backend, RetryPolicy retry, StoreEnvironment environment, boolean probe) {
+    super(
+        backend,
+        retry,
+        new StoreMetrics(environment.metrics(), "gcs"),
+        environment.singleInstance(),
+        probe);
   }
 
   /** A store with its own client built from {@code config}; closing the store closes it. */
@@ -43,6 +53,7 @@ public final class GcsCheckpointStore extends ConditionalCheckpointStore {
     return new GcsCheckpointStore(
         new GcsObjectBackend(storage, config.bucket(), config.objectName(), true),
         RetryPolicy.standard(config.maxAttempts()),
-        environment);
+        environment,
+        true);
   }
 }

@@ -78,6 +78,16 @@ final class GcsObjectBackend implements ObjectBackend {
   }
 
   @Override
+  public ObjectBackend sibling(String suffix) {
+    return new GcsObjectBackend(storage, bucket, name + suffix, false);
+  }
+
+  @Override
+  public String neverAVersion() {
+    return "1"; // generations are microsecond timestamps
+  }
+
+  @Override
   public void close() {
     if (ownsClient) {
       try {

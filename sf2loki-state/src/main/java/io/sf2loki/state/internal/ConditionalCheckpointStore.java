@@ -29,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * kept and ours merged on top, up to {@code maxConflicts} times, unless its epoch is higher, which
  * fences us (invariant 2). Transient failures are retried by the {@link RetryPolicy}.
  *
+ * <p>Two guards an operator expects. Under {@code noop} ({@code singleInstance}) the daemon's
+ * writes carry this process's token ({@link SingleWriter}), so a conflict caused by a second
+ * instance is an error naming it, not a merge. Before its first write a store created with {@code
+ * probe} runs the {@link ConditionalWriteProbe}: an endpoint that ignores conditional headers is
+ * refused under a lease coordinator ({@link StoreUnsafeException}) and a WARN under {@code noop}.
+ *
  * <p>Thread-safe: operations are serialised, so at most one write is in flight per store.
  */
 public abstract class ConditionalCheckpointStore
@@ -40,17 +46,37 @@ public abstract class ConditionalCheckpointStore
   private final ObjectBackend backend;
   private final RetryPolicy retry;
   private final StoreMetrics metrics;
+  private final Optional<SingleWriter> singleWriter;
+  private boolean probePending;
   private Snapshot cached;
   private boolean closed;
 
   /** The document as last read or written, with its version (empty when the object is absent). */
   private record Snapshot(Map<String, String> doc, byte[] bytes, Optional<String> version) {}
 
+  /**
+   * @param singleInstance true under {@code noop}: the daemon's writes are stamped and a second
+   *     instance's conflict is refused
+   * @param probe run the {@link ConditionalWriteProbe} before the first write
+   */
   protected ConditionalCheckpointStore(
-      ObjectBackend backend, RetryPolicy retry, StoreMetrics metrics) {
+      ObjectBackend backend,
+      RetryPolicy retry,
+      StoreMetrics metrics,
+      boolean singleInstance,
+      boolean probe) {
     this.backend = Objects.requireNonNull(backend, "backend");
     this.retry = Objects.requireNonNull(retry, "retry");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.singleWriter = singleInstance ? Optional.of(new SingleWriter()) : Optional.empty();
+    this.probePending = probe;
+  }
+
+  /** Runs the {@link ConditionalWriteProbe} on {@code <location>.sf2loki-probe} now. */
+  public ConditionalWriteProbe.Result probeConditionalWrites() {
+    try (ObjectBackend probe = backend.sibling(ConditionalWriteProbe.SUFFIX)) {
+      return ConditionalWriteProbe.run(probe);
+    }
   }
 
   @Override
@@ -108,6 +134,7 @@ public abstract class ConditionalCheckpointStore
           synchronized (this) {
             ensureOpen();
             Mutation.requireCurrent(mutation.fence(), location()); // before any I/O
+            probeOnce();
             writeLoop(mutation);
             return null;
           }
@@ -137,6 +164,9 @@ public abstract class ConditionalCheckpointStore
       if (next.isEmpty()) {
         return;
       }
+      if (singleWriter.isPresent() && singleWriter.get().stamps(mutation)) {
+        next = next.map(singleWriter.get()::stamp);
+      }
       byte[] bytes = StateDocument.serialize(next.get());
       Optional<String> written = conditionalWrite(bytes, base.version(), mutation);
       if (written.isPresent()) {
@@ -147,6 +177,10 @@ public abstract class ConditionalCheckpointStore
       if (Arrays.equals(fresh.bytes(), bytes)) {
         ownBytesFound(mutation);
         return;
+      }
+      if (singleWriter.isPresent() && singleWriter.get().stamps(mutation)) {
+        cached = null;
+        singleWriter.get().refuseAnotherInstance(base.doc(), fresh.doc(), location());
       }
       if (++conflicts > MAX_CONFLICTS) {
         cached = null;
@@ -163,6 +197,14 @@ public abstract class ConditionalCheckpointStore
       Mutation.requireCurrent(mutation.fence(), location());
       base = fresh;
       fromCache = false;
+    }
+  }
+
+  private void probeOnce() {
+    if (probePending) {
+      ConditionalWriteProbe.Result result = probeConditionalWrites();
+      probePending = false;
+      ConditionalWriteProbe.enforce(result, singleWriter.isPresent(), location());
     }
   }
 

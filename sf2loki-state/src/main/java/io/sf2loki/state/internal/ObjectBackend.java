@@ -28,6 +28,15 @@ public interface ObjectBackend extends AutoCloseable {
    */
   String write(byte[] body, Optional<String> expected);
 
+  /**
+   * The object {@code suffix} appended to this one's name, on the same client (for the {@link
+   * ConditionalWriteProbe}); closing it does not close the client.
+   */
+  ObjectBackend sibling(String suffix);
+
+  /** A version token no object of this store ever has, for a write that must fail 412. */
+  String neverAVersion();
+
   @Override
   void close();
 

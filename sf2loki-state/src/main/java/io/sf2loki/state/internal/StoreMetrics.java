@@ -8,7 +8,9 @@ import io.sf2loki.spi.StoreAccessDeniedException;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreLockedException;
+import io.sf2loki.spi.StoreTimeoutException;
 import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.StoreUnsafeException;
 import java.util.function.Supplier;
 
 /**
@@ -75,8 +77,12 @@ public final class StoreMetrics {
       return "locked";
     } else if (e instanceof StoreAccessDeniedException) {
       return "access_denied";
+    } else if (e instanceof StoreTimeoutException) {
+      return "timeout";
     } else if (e instanceof StoreUnavailableException) {
       return "unavailable";
+    } else if (e instanceof StoreUnsafeException) {
+      return "unsafe";
     }
     return "error";
   }

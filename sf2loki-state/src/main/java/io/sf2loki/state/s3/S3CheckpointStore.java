@@ -23,15 +23,26 @@ public final class S3CheckpointStore extends ConditionalCheckpointStore {
    * @param bucket the bucket
    * @param key the object key
    * @param retry transient-failure policy
-   * @param environment metrics
+   * @param environment metrics, and whether this is a single instance ({@code noop})
    */
   public S3CheckpointStore(
       S3Client s3, String bucket, String key, RetryPolicy retry, StoreEnvironment environment) {
-    this(new S3ObjectBackend(s3, bucket, key, false), retry, environment);
+    this(new S3ObjectBackend(s3, bucket, key, false), retry, environment, false);
   }
 
-  S3CheckpointStore(S3ObjectBackend backend, RetryPolicy retry, StoreEnvironment environment) {
-    super(backend, retry, new StoreMetrics(environment.metrics(), "s3"));
+  /**
+   * @param probe run the {@link io.sf2loki.state.internal.ConditionalWriteProbe} before the first
+   *     write (the launchers' stores do; a caller owning its client may call {@link
+   *     #probeConditionalWrites()} itself)
+   */
+  S3CheckpointStore(
+      S3ObjectBackend backend, RetryPolicy retry, StoreEnvironment environment, boolean probe) {
+    super(
+        backend,
+        retry,
+        new StoreMetrics(environment.metrics(), "s3"),
+        environment.singleInstance(),
+        probe);
   }
 
   /**
@@ -42,6 +53,7 @@ public final class S3CheckpointStore extends ConditionalCheckpointStore {
     return new S3CheckpointStore(
         new S3ObjectBackend(client, config.bucket(), config.key(), true),
         RetryPolicy.standard(config.maxAttempts()),
-        environment);
+        environment,
+        true);
   }
 }

@@ -87,6 +87,16 @@ final class S3ObjectBackend implements ObjectBackend {
   }
 
   @Override
+  public ObjectBackend sibling(String suffix) {
+    return new S3ObjectBackend(s3, bucket, key + suffix, false);
+  }
+
+  @Override
+  public String neverAVersion() {
+    return "\"sf2loki-probe-no-such-etag\"";
+  }
+
+  @Override
   public void close() {
     if (ownsClient) {
       s3.close();

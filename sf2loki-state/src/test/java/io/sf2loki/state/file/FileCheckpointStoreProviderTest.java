@@ -41,6 +41,21 @@ class FileCheckpointStoreProviderTest {
     assertThat(r.problems()).isEmpty();
     assertThat(config.path()).isEqualTo(Path.of("/var/lib/sf2loki/state.json"));
     assertThat(config.lockTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.mode().octal()).isEqualTo("0600");
+  }
+
+  @Test
+  void modeIsAnOctalPermissionStringThatKeepsTheOwnersReadAndWriteBits() {
+    ConfigReader ok = state("state.file.mode = \"0660\"");
+    assertThat(FileStoreConfig.bind(ok.section("file")).mode().octal()).isEqualTo("0660");
+    assertThat(ok.problems()).isEmpty();
+
+    ConfigReader bad = state("state.file.mode = \"rw-rw----\"");
+    FileStoreConfig.bind(bad.section("file"));
+    assertThat(bad.problems())
+        .extracting(ConfigProblem::message)
+        .singleElement()
+        .satisfies(m -> assertThat(m).startsWith("state.file.mode (rw-rw----) must be an octal"));
   }
 
   @Test

@@ -82,6 +82,26 @@ class FileCheckpointStoreTest {
       assertThat(store.load("k")).contains("old");
     }
     assertThat(stray).doesNotExist();
+    assertThat(metrics.counter("sf2loki_stray_files_removed", "kind", "state").count())
+        .isEqualTo(1.0);
+  }
+
+  @Test
+  void stateFileIsWrittenWithTheConfiguredModeForReplicasUnderDifferentUids() throws Exception {
+    Path path = dir.resolve("state.json");
+    StoreEnvironment env = new StoreEnvironment(false, Clock.systemUTC(), metrics);
+    FileStoreConfig config =
+        new FileStoreConfig(
+            path,
+            Duration.ofSeconds(5),
+            FileStoreConfig.DEFAULT_IO_TIMEOUT,
+            io.sf2loki.files.FileMode.parse("0660").orElseThrow());
+    try (FileCheckpointStore store = new FileCheckpointStore(config, env, Ticker.SYSTEM)) {
+      store.commit(Map.of("k", "v"), Fence.NONE);
+      store.commit(Map.of("k", "w"), Fence.NONE);
+    }
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path)))
+        .isEqualTo("rw-rw----");
   }
 
   @Test

@@ -42,6 +42,21 @@ class GcsConditionalWriteTest extends ConditionalWriteContract {
   }
 
   @Override
+  protected ConditionalCheckpointStore newProbingStore(
+      String object, RetryPolicy retry, StoreEnvironment environment) {
+    return new GcsCheckpointStore(
+        new GcsObjectBackend(gcs.storage, GcsFixture.BUCKET, object, false),
+        retry,
+        environment,
+        true);
+  }
+
+  @Override
+  protected void ignoreConditionalHeaders() {
+    gcs.server.ignorePreconditions(true);
+  }
+
+  @Override
   protected String location(String object) {
     return "gs://" + GcsFixture.BUCKET + "/" + object;
   }
@@ -49,6 +64,7 @@ class GcsConditionalWriteTest extends ConditionalWriteContract {
   @Override
   protected void resetFaults() {
     // faults are consumed by the requests they target; requests are filtered by object name
+    gcs.server.ignorePreconditions(false);
   }
 
   @Override

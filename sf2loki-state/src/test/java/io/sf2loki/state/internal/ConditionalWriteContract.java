@@ -8,7 +8,9 @@ import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreAccessDeniedException;
 import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.StoreUnsafeException;
 import io.sf2loki.tck.FakeTerm;
 import java.time.Clock;
 import java.time.Duration;
@@ -74,6 +76,28 @@ public abstract class ConditionalWriteContract {
   /** The next write is refused with 403. */
   protected abstract void forbidTheNextWrite();
 
+  /**
+   * A store as the launchers create it: it runs the {@link ConditionalWriteProbe} before its first
+   * write.
+   */
+  protected abstract ConditionalCheckpointStore newProbingStore(
+      String object, RetryPolicy retry, StoreEnvironment environment);
+
+  /**
+   * Turns the endpoint into one that accepts conditional headers and ignores them (the fault
+   * "ignores conditional headers"), until the next test.
+   */
+  protected abstract void ignoreConditionalHeaders();
+
+  /** A store of a single-instance ({@code noop}) daemon or CLI. */
+  protected final ConditionalCheckpointStore singleInstanceStore() {
+    return newStore(object, RetryPolicy.standard(4), singleInstance());
+  }
+
+  private StoreEnvironment singleInstance() {
+    return new StoreEnvironment(true, Clock.systemUTC(), metrics);
+  }
+
   /** A write's precondition as seen on the wire. */
   public record Precondition(String kind, String version) {
     /** {@code If-None-Match: *}, {@code ifGenerationMatch=0}. */
@@ -104,6 +128,89 @@ public abstract class ConditionalWriteContract {
   protected final double counter(String name, String... tags) {
     var c = metrics.find(name).tags(tags).counter();
     return c == null ? 0 : c.count();
+  }
+
+  /**
+   * Two {@code noop} daemons on one object: the one whose conditional write finds the other's
+   * writes refuses with an error naming the likely cause, instead of merging and retrying.
+   */
+  @Test
+  void aSecondSingleInstanceDaemonOnTheSameObjectIsAnErrorNotASilentMerge() {
+    ConditionalCheckpointStore first = singleInstanceStore();
+    ConditionalCheckpointStore second = singleInstanceStore();
+    first.commit(Map.of("a", "1"), FakeTerm.unfenced("host-a"));
+    second.commit(Map.of("b", "1"), FakeTerm.unfenced("host-b"));
+
+    assertThatThrownBy(() -> first.commit(Map.of("a", "2"), FakeTerm.unfenced("host-a")))
+        .isInstanceOf(StoreLockedException.class)
+        .hasMessageContaining("another sf2loki instance is writing " + location(object))
+        .hasMessageContaining("run one instance per state object, or use a lease coordinator");
+    assertThat(store().load("a")).contains("1");
+    assertThat(counter("sf2loki_checkpoint_commit_failures", "reason", "locked")).isEqualTo(1);
+    assertThat(counter("sf2loki_checkpoint_write_retries", "reason", "conflict")).isZero();
+  }
+
+  /**
+   * Under {@code noop} an operator's {@code state set} (an unfenced write that keeps the daemon's
+   * token) is still merged: it is a repair, not a second instance.
+   */
+  @Test
+  void anOperatorsWriteUnderNoopIsMergedIntoTheDaemonsNextCommit() {
+    ConditionalCheckpointStore daemon = singleInstanceStore();
+    daemon.commit(Map.of("a", "1"), FakeTerm.unfenced("host-a"));
+    singleInstanceStore().commit(Map.of("b", "operator"), Fence.NONE);
+
+    daemon.commit(Map.of("a", "2"), FakeTerm.unfenced("host-a"));
+
+    assertThat(store().loadAll()).containsEntry("a", "2").containsEntry("b", "operator");
+  }
+
+  /** The probe finds a conforming endpoint's conditional writes honoured. */
+  @Test
+  void probeFindsConditionalWritesHonoured() {
+    assertThat(store().probeConditionalWrites()).isInstanceOf(ConditionalWriteProbe.Honoured.class);
+  }
+
+  /** The probe detects an endpoint that accepts stale preconditions. */
+  @Test
+  void probeDetectsAnEndpointThatIgnoresConditionalHeaders() {
+    ignoreConditionalHeaders();
+    assertThat(store().probeConditionalWrites())
+        .isInstanceOfSatisfying(
+            ConditionalWriteProbe.Ignored.class,
+            r -> assertThat(r.describe()).contains("ignores conditional headers"));
+  }
+
+  /**
+   * Under a lease coordinator a store on such an endpoint refuses its first write (the epoch claim
+   * at acquire) with a permanent error, and writes nothing.
+   */
+  @Test
+  void underALeaseCoordinatorAStoreOnAnEndpointThatIgnoresConditionsRefusesToWrite() {
+    ignoreConditionalHeaders();
+    ConditionalCheckpointStore store =
+        newProbingStore(
+            object,
+            RetryPolicy.standard(4),
+            new StoreEnvironment(false, Clock.systemUTC(), metrics));
+
+    assertThatThrownBy(() -> store.claimEpoch(new FakeTerm("a", 1)))
+        .isInstanceOf(StoreUnsafeException.class)
+        .hasMessageContaining(location(object))
+        .hasMessageContaining("ignores conditional headers");
+    assertThat(store().loadAll()).isEmpty();
+  }
+
+  /** Under {@code noop} the same endpoint is only a warning: the store writes. */
+  @Test
+  void underNoopAStoreOnAnEndpointThatIgnoresConditionsWarnsAndWrites() {
+    ignoreConditionalHeaders();
+    ConditionalCheckpointStore store =
+        newProbingStore(object, RetryPolicy.standard(4), singleInstance());
+
+    store.commit(Map.of("k", "v"), FakeTerm.unfenced("host-a"));
+
+    assertThat(store().load("k")).contains("v");
   }
 
   /** A create is conditional on absence, a replace on the version the store last saw. */

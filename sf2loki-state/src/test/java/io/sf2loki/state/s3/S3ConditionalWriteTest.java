@@ -37,6 +37,18 @@ class S3ConditionalWriteTest extends ConditionalWriteContract {
   }
 
   @Override
+  protected ConditionalCheckpointStore newProbingStore(
+      String object, RetryPolicy retry, StoreEnvironment environment) {
+    return new S3CheckpointStore(
+        new S3ObjectBackend(s3.client, S3Fixture.BUCKET, object, false), retry, environment, true);
+  }
+
+  @Override
+  protected void ignoreConditionalHeaders() {
+    s3.faults.ignoreConditionalHeaders(true);
+  }
+
+  @Override
   protected String location(String object) {
     return "s3://" + S3Fixture.BUCKET + "/" + object;
   }

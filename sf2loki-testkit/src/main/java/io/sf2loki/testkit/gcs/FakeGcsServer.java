@@ -31,7 +31,9 @@ import java.util.zip.GZIPInputStream;
  * multipart upload with {@code ifGenerationMatch}, metadata get, media download (optionally at a
  * generation) and delete. Every check-and-set runs under one lock, so it is linearizable and can
  * serve race tests. {@link GcsFault}s are scripted per operation: an error status before anything
- * happens, a request lost before it is applied, or an answer lost after it was.
+ * happens, a request lost before it is applied, or an answer lost after it was. {@link
+ * #ignorePreconditions(boolean)} turns it into a broken endpoint that accepts {@code
+ * ifGenerationMatch} and ignores it.
  *
  * <pre>
  * try (FakeGcsServer gcs = FakeGcsServer.start()) {
@@ -58,6 +60,7 @@ public final class FakeGcsServer implements ProtocolFake<GcsFault> {
   private final FaultQueue<GcsFault> faults = new FaultQueue<>(f -> 1);
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicBoolean ignoresPreconditions = new AtomicBoolean();
 
   private FakeGcsServer(Builder b) throws IOException {
     this.server =
@@ -102,6 +105,15 @@ public final class FakeGcsServer implements ProtocolFake<GcsFault> {
   /** The next request of {@code operation} is applied but its connection drops without answer. */
   public void dropResponseOfNext(Operation operation) {
     inject(GcsFault.dropResponse(operation));
+  }
+
+  /**
+   * Mode "ignores conditional headers": while on, uploads and deletes are applied whatever their
+   * {@code ifGenerationMatch} says, as some S3/GCS-compatible endpoints do. Requests still record
+   * the precondition they sent.
+   */
+  public void ignorePreconditions(boolean on) {
+    ignoresPreconditions.set(on);
   }
 
   @Override
@@ -215,7 +227,7 @@ public final class FakeGcsServer implements ProtocolFake<GcsFault> {
       return new Call(
           Operation.DELETE,
           "DELETE " + object + precondition.map(p -> " ifGenerationMatch=" + p).orElse(""),
-          () -> buckets.delete(bucket, name, precondition));
+          () -> buckets.delete(bucket, name, honoured(precondition)));
     }
     if ("media".equals(query.get("alt"))) {
       return new Call(
@@ -256,7 +268,11 @@ public final class FakeGcsServer implements ProtocolFake<GcsFault> {
             + "/"
             + name
             + precondition.map(p -> " ifGenerationMatch=" + p).orElse(""),
-        () -> buckets.upload(bucket, objectName, media, type, precondition));
+        () -> buckets.upload(bucket, objectName, media, type, honoured(precondition)));
+  }
+
+  private Optional<String> honoured(Optional<String> precondition) {
+    return ignoresPreconditions.get() ? Optional.empty() : precondition;
   }
 
   /** Collects a {@link FakeGcsServer}'s options; {@link #start()} serves with them. */

@@ -52,6 +52,20 @@ class FakeGcsServerTest {
   }
 
   @Test
+  void inTheIgnoresPreconditionsModeStalePreconditionsAreAcceptedAsABrokenEndpointWould()
+      throws Exception {
+    long created = generationOf(upload("a/state.json", "{}", 0));
+    gcs.ignorePreconditions(true);
+
+    assertThat(upload("a/state.json", "{\"x\":\"1\"}", 0).statusCode()).isEqualTo(200);
+    assertThat(upload("a/state.json", "{\"x\":\"2\"}", created).statusCode()).isEqualTo(200);
+    assertThat(gcs.requests()).contains("UPLOAD bkt/a/state.json ifGenerationMatch=0");
+
+    gcs.ignorePreconditions(false);
+    assertThat(upload("a/state.json", "{}", 0).statusCode()).isEqualTo(412);
+  }
+
+  @Test
   void createWithGenerationZeroSucceedsOnceThenAnswers412ConditionNotMet() throws Exception {
     assertThat(upload("a/state.json", "{}", 0).statusCode()).isEqualTo(200);
     HttpResponse<String> second = upload("a/state.json", "{\"x\":\"y\"}", 0);

@@ -1,0 +1,15 @@
+package io.sf2loki.shape;
+
+import java.util.Set;
+
+/**
+ * Capability of a {@link io.sf2loki.spi.SourceProvider.Factory} whose entries may carry promoted
+ * stream labels ({@code event_types[].labels}, {@code objects[].labels}); the composition root
+ * finds it with {@code instanceof} and tells the sink, whose label guard otherwise moves every name
+ * outside {@link io.sf2loki.model.StreamLabels#ALLOWLIST} to structured metadata.
+ */
+public interface PromotedLabels {
+
+  /** The payload fields this source's configuration promotes to stream labels (may be empty). */
+  Set<String> promotedLabels();
+}
