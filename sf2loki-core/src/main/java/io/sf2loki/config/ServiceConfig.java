@@ -18,6 +18,9 @@ import java.util.Set;
  *     disables
  * @param logLevel root log level
  * @param logFormat {@code text} or {@code json}
+ * @param permanentFailureAttempts attempts in a row before a permanent failure ends the process
+ * @param failureBackoffMin the first wait after a failed campaign or term
+ * @param failureBackoffMax the longest wait; a term that led this long ends a failure streak
  */
 public record ServiceConfig(
     String httpHost,
@@ -27,10 +30,14 @@ public record ServiceConfig(
     Duration unreadyAfterStall,
     Duration livenessTimeout,
     String logLevel,
-    String logFormat) {
+    String logFormat,
+    int permanentFailureAttempts,
+    Duration failureBackoffMin,
+    Duration failureBackoffMax) {
 
   /** Binds and validates {@code service}. */
   public static ServiceConfig bind(ConfigSection r) {
+    Duration min = r.positiveDuration("failure_backoff_min");
     return new ServiceConfig(
         r.requiredString("http_host"),
         r.intInRange("http_port", 0, 65535),
@@ -39,6 +46,27 @@ public record ServiceConfig(
         r.duration("unready_after_stall"),
         r.duration("liveness_timeout"),
         r.oneOf("log_level", Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR")),
-        r.oneOf("log_format", Set.of("text", "json")));
+        r.oneOf("log_format", Set.of("text", "json")),
+        r.intInRange("permanent_failure_attempts", 1, 100),
+        min,
+        backoffMax(r, min));
+  }
+
+  private static Duration backoffMax(ConfigSection r, Duration min) {
+    Duration max = r.positiveDuration("failure_backoff_max");
+    if (max.compareTo(min) < 0) {
+      r.problem(
+          "failure_backoff_max",
+          r.path("failure_backoff_max")
+              + " ("
+              + Durations.format(max)
+              + ") must not be below "
+              + r.path("failure_backoff_min")
+              + " ("
+              + Durations.format(min)
+              + ")");
+      return min;
+    }
+    return max;
   }
 }

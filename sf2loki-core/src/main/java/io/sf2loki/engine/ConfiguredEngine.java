@@ -1,6 +1,7 @@
 package io.sf2loki.engine;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.config.ServiceConfig;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.spi.CheckpointStore;
@@ -99,20 +100,27 @@ public final class ConfiguredEngine {
   /**
    * The engine's settings from {@code config}: the lanes ({@code sink.loki.batch.*}, {@code
    * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}), the health bounds
-   * ({@code service.liveness_timeout}, {@code service.unready_after_stall}) and {@code labels}; the
-   * rest are {@link EngineSettings#defaults()}.
+   * ({@code service.liveness_timeout}, {@code service.unready_after_stall}), {@code labels} and the
+   * answer to failures ({@code service.permanent_failure_attempts}, {@code
+   * service.failure_backoff_*}); the rest are {@link EngineSettings#defaults()}.
    */
   public static EngineSettings settings(Sf2LokiConfig config, Map<String, String> labels) {
     EngineSettings defaults = EngineSettings.defaults();
+    ServiceConfig service = config.service();
     return defaults
         .withPipeline(
             defaults
                 .pipeline()
                 .withLanes(config.lanes())
-                .withShutdownGrace(config.service().shutdownGrace())
+                .withShutdownGrace(service.shutdownGrace())
                 .withStaticLabels(labels))
-        .withLivenessTimeout(config.service().livenessTimeout())
-        .withUnreadyAfterStall(config.service().unreadyAfterStall());
+        .withLivenessTimeout(service.livenessTimeout())
+        .withUnreadyAfterStall(service.unreadyAfterStall())
+        .withFailures(
+            new FailurePolicy(
+                service.permanentFailureAttempts(),
+                service.failureBackoffMin(),
+                service.failureBackoffMax()));
   }
 
   /** The label names the enabled sources promote from payloads, which the sink keeps as labels. */

@@ -27,9 +27,12 @@ import org.slf4j.LoggerFactory;
  * the sources into the sink, committing to the store fenced by the term.
  *
  * <p>{@link #run} blocks the calling thread until the stop signal fires (exit 0), the sources all
- * finish (a finite run, exit 0) or a real failure happens (exit 1). Losing leadership — a lost
- * lease or a fenced commit — only returns the engine to standby and it campaigns again (invariant
- * 3). No static state: several engines may run in one JVM.
+ * finish (a finite run, exit 0) or a permanent failure has used its attempts (exit 1). Losing
+ * leadership — a lost lease or a fenced commit — only returns the engine to standby and it
+ * campaigns again (invariant 3). Any other failure of a campaign or a term is classified ({@link
+ * FailureClassifier}): the term is given up (the lease released), the engine backs off ({@link
+ * FailurePolicy}) and campaigns again, and a permanent failure ends it at its last attempt. No
+ * static state: several engines may run in one JVM.
  *
  * <p>An engine is its {@link EngineSettings} (an immutable value), its collaborators and the {@link
  * EngineEnvironment} its composition root gives it; {@link #builder} is the way to make one.
@@ -51,7 +54,9 @@ public final class Engine implements AutoCloseable {
       new AtomicReference<>(new EngineStatus.Starting());
   private final AtomicReference<EngineOutcome> outcome = new AtomicReference<>();
   private final AtomicReference<StopTrigger> campaign = new AtomicReference<>();
+  private final AtomicReference<Throwable> termFailure = new AtomicReference<>();
   private final AtomicBoolean started = new AtomicBoolean();
+  private final FailureResponse failures;
 
   private Engine(Builder builder) {
     this.settings = builder.settings;
@@ -63,6 +68,12 @@ public final class Engine implements AutoCloseable {
     this.metrics = new EngineMetrics(environment.metrics(), BuildInfo.version());
     this.pipelineMetrics = new PipelineMetrics(environment.metrics());
     this.heartbeat = new Heartbeat(environment.ticker());
+    this.failures =
+        new FailureResponse(
+            new FailureClassifier(store.location()),
+            new FailureStreak(settings.failures(), environment.random()),
+            metrics,
+            environment.ticker());
   }
 
   /**
@@ -148,8 +159,15 @@ public final class Engine implements AutoCloseable {
               }
 
               @Override
+              public void failed(Throwable cause) {
+                termFailure.compareAndSet(null, cause);
+                resign();
+              }
+
+              @Override
               public void status(EngineStatus next) {
                 status.set(next);
+                failures.observe(next);
               }
 
               @Override
@@ -168,18 +186,15 @@ public final class Engine implements AutoCloseable {
           break;
         }
         status.set(new EngineStatus.Standby());
-        try (Coordinator coordinator = coordinators.get()) {
-          coordinator.run(listener, heartbeat.beating(round));
-        } catch (RuntimeException | Error e) {
-          // The coordinator released what it held (or its lease expires); the term ended with it.
-          LOG.error("the coordinator failed; stopping", e);
-          outcome.compareAndSet(null, new EngineOutcome.Failed(e));
+        Throwable failure = campaign(listener, heartbeat.beating(round));
+        if (outcome.get() != null || stop.isStopRequested()) {
+          break;
         }
-        if (outcome.get() == null && !stop.isStopRequested()) {
-          Duration pause = settings.resignBackoff();
-          LOG.info("resigned after losing leadership; campaigning again in {}", pause);
-          beating.awaitStop(pause);
+        Duration pause = failure == null ? resigned() : backOff(failure);
+        if (pause == null) {
+          break; // a permanent failure used its attempts
         }
+        beating.awaitStop(pause); // a backoff is no hung engine: it beats while it waits
       }
     } finally {
       status.set(new EngineStatus.Stopping());
@@ -187,6 +202,46 @@ public final class Engine implements AutoCloseable {
     }
     EngineOutcome result = outcome.get();
     return result == null ? new EngineOutcome.Stopped() : result;
+  }
+
+  /**
+   * One campaign with a fresh coordinator, until the round ends.
+   *
+   * @param round the round's stop signal, beating while the coordinator waits on it
+   * @return why it ended when that was a failure: the term's, else the coordinator's
+   */
+  private Throwable campaign(TermRunner listener, StopSignal round) throws InterruptedException {
+    Throwable thrown = null;
+    try (Coordinator coordinator = coordinators.get()) {
+      coordinator.run(listener, round);
+    } catch (RuntimeException | Error e) {
+      // A failed campaign (CoordinatorException), or a coordinator that broke: it released what it
+      // held (or its lease expires), and the term ended with it. The engine classifies it.
+      thrown = e;
+    }
+    Throwable failed = termFailure.getAndSet(null);
+    return failed != null ? failed : thrown;
+  }
+
+  private Duration resigned() {
+    Duration pause = settings.resignBackoff();
+    LOG.info("resigned after losing leadership; campaigning again in {}", pause);
+    return pause;
+  }
+
+  /**
+   * The wait before the next campaign after {@code failure} (the status says why), or null when a
+   * permanent failure used its attempts and the engine ends.
+   */
+  private Duration backOff(Throwable failure) {
+    FailureResponse.Reaction reaction = failures.to(failure);
+    if (reaction instanceof FailureResponse.End end) {
+      outcome.compareAndSet(null, end.outcome());
+      return null;
+    }
+    EngineStatus.BackingOff waiting = ((FailureResponse.Wait) reaction).status();
+    status.set(waiting);
+    return waiting.pause();
   }
 
   private Thread relayStop(StopSignal stop) {

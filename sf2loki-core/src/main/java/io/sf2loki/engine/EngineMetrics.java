@@ -3,14 +3,18 @@ package io.sf2loki.engine;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.spi.FailureClass;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The leadership metrics: {@code sf2loki_leader} (1 while leading, exported while idle), the
- * current epoch, acquisitions, losses, fenced commits, and {@code sf2loki_build_info}.
+ * current epoch, acquisitions, losses, fenced commits, the failures that ended a campaign or a term
+ * ({@code sf2loki_engine_failures{kind,reason}}), and {@code sf2loki_build_info}.
  */
 final class EngineMetrics {
 
+  private final MeterRegistry registry;
   private final AtomicLong leader = new AtomicLong();
   private final AtomicLong epoch = new AtomicLong();
   private final Counter acquisitions;
@@ -19,6 +23,7 @@ final class EngineMetrics {
   private final Counter claimsRefused;
 
   EngineMetrics(MeterRegistry registry, String version) {
+    this.registry = registry;
     Gauge.builder("sf2loki_leader", leader, AtomicLong::get)
         .description("1 while this process leads, else 0")
         .register(registry);
@@ -71,5 +76,17 @@ final class EngineMetrics {
   void claimRefused() {
     claimsRefused.increment();
     fenced.increment();
+  }
+
+  /** A failure ended a campaign or a term. */
+  void failed(FailureClass failure) {
+    Counter.builder("sf2loki_engine_failures")
+        .description(
+            "failures that ended a campaign or a leadership term, by kind (transient or permanent)"
+                + " and reason")
+        .tag("kind", failure.kind().name().toLowerCase(Locale.ROOT))
+        .tag("reason", failure.reason())
+        .register(registry)
+        .increment();
   }
 }

@@ -1,6 +1,8 @@
 package io.sf2loki.engine;
 
 import io.sf2loki.pipeline.LaneStall;
+import io.sf2loki.spi.FailureClass;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,6 +57,21 @@ public sealed interface EngineStatus {
    * @param reason why it ended
    */
   record Fenced(long epoch, String reason) implements EngineStatus {}
+
+  /**
+   * A campaign or a term failed: the lease was given up and the engine waits before campaigning
+   * again ({@link FailurePolicy}). Readiness answers 503 with the failure's reason.
+   *
+   * @param failure what failed
+   * @param failures failures in a row, this one included
+   * @param pause the wait before the next campaign
+   */
+  record BackingOff(FailureClass failure, int failures, Duration pause) implements EngineStatus {
+    public BackingOff {
+      Objects.requireNonNull(failure, "failure");
+      Objects.requireNonNull(pause, "pause");
+    }
+  }
 
   /** Shutting down: draining, releasing, closing. */
   record Stopping() implements EngineStatus {}

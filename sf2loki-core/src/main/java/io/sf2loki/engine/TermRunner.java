@@ -8,9 +8,6 @@ import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.StoreConflictException;
-import io.sf2loki.spi.StoreException;
-import io.sf2loki.spi.StoreLockedException;
-import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import java.time.Duration;
 import java.util.Map;
@@ -23,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * Runs one pipeline per leadership term. {@code onAcquire} starts the term on its own thread, which
  * stamps the term's epoch into the store and runs the pipeline; {@code onLose} stops it and waits
  * for the drain, so the final commits happen while the lease is still held (invariant 3). A fenced
- * commit resigns the term: the process returns to standby, it does not exit.
+ * commit resigns the term: the process returns to standby, it does not exit. Any other failure, of
+ * the claim or of the run, is handed to the engine ({@link Control#failed}), which gives the term
+ * up and decides.
  *
  * <p>The epoch claim runs on the term's thread, never on the coordinator's: a slow or hung store
  * then cannot delay a lease renewal, and a claim still running when the lease is lost is bounded by
@@ -38,8 +37,11 @@ final class TermRunner implements LeadershipListener {
     /** Give up the current term and campaign again (fenced). */
     void resign();
 
-    /** End the engine with this outcome (finished or failed). */
+    /** End the engine with this outcome (finished). */
     void finish(EngineOutcome outcome);
+
+    /** The term failed: give it up; the engine classifies the failure and decides. */
+    void failed(Throwable cause);
 
     /** The engine's status changed. */
     void status(EngineStatus status);
@@ -101,20 +103,10 @@ final class TermRunner implements LeadershipListener {
       metrics.claimRefused();
       control.resign();
       return;
-    } catch (StoreLockedException | StoreUnavailableException e) {
-      // A frozen ex-leader may still hold the state file's lock mid-write, or the store is
-      // briefly unreachable: give the term back and campaign again rather than exit.
-      LOG.warn(
-          "cannot record epoch {} in the store; standing by: {}", term.epoch(), e.getMessage());
-      control.resign();
-      return;
-    } catch (StoreException e) {
-      control.finish(new EngineOutcome.Failed(e));
-      return;
     } catch (Throwable e) {
-      // Never die silently: an unexpected failure of the claim ends the term as a failure.
-      LOG.error("recording epoch {} failed unexpectedly; stopping", term.epoch(), e);
-      control.finish(new EngineOutcome.Failed(e));
+      // Locked, unavailable, timed out, access denied, corrupt, or unexpected (never die
+      // silently): the engine classifies it and decides.
+      control.failed(e);
       return;
     }
     if (!startLeading(term, stop)) {
@@ -125,10 +117,9 @@ final class TermRunner implements LeadershipListener {
     try {
       pipeline = pipelines.apply(term);
     } catch (Throwable e) {
-      // A source that cannot be built: the term ends as a failure, and the coordinator releases
-      // the lease when the engine stops it.
-      LOG.error("cannot start the pipeline of epoch {}; stopping", term.epoch(), e);
-      control.finish(new EngineOutcome.Failed(e));
+      // The term's sources could not be made: the engine gives the term up (the coordinator
+      // releases the lease) and decides.
+      control.failed(e);
       return;
     }
     runTerm(pipeline, stop, term);
@@ -187,8 +178,7 @@ final class TermRunner implements LeadershipListener {
       LOG.info("every source finished with nothing left to do; stopping (finite run)");
       control.finish(new EngineOutcome.Finished());
     } else if (outcome instanceof PipelineOutcome.Failed failed) {
-      LOG.error("pipeline failed; stopping", failed.cause());
-      control.finish(new EngineOutcome.Failed(failed.cause()));
+      control.failed(failed.cause());
     } else if (outcome instanceof PipelineOutcome.Stopped stopped
         && stopped.abandonedBatches() > 0) {
       LOG.warn(

@@ -14,6 +14,9 @@ public interface Coordinator extends AutoCloseable {
    *
    * @throws InterruptedException when the calling thread is interrupted; the lease is released on a
    *     best-effort basis and the interrupt flag must be restored by the caller
+   * @throws CoordinatorException when campaigning fails (the lease cannot be read or written) while
+   *     no term is held; transient or permanent, see {@link CoordinatorException#failureClass()}.
+   *     The caller backs off and campaigns again with a fresh coordinator, or gives up
    */
   void run(LeadershipListener listener, StopSignal stop) throws InterruptedException;
 

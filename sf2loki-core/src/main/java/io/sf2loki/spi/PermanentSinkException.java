@@ -23,4 +23,13 @@ public class PermanentSinkException extends SinkException {
   public String reason() {
     return reason;
   }
+
+  /** Permanent ({@code sink_rejected}): the sink refuses the data as it is. */
+  @Override
+  public FailureClass failureClass() {
+    return FailureClass.permanent(
+        "sink_rejected",
+        "",
+        "the sink refuses this data as it is (" + reason + "): see the message");
+  }
 }

@@ -27,4 +27,10 @@ public class RetryableSinkException extends SinkException {
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);
   }
+
+  /** Transient ({@code sink_unavailable}). */
+  @Override
+  public FailureClass failureClass() {
+    return FailureClass.transientFailure("sink_unavailable", "");
+  }
 }

@@ -2,8 +2,12 @@ package io.sf2loki.spi;
 
 import java.util.OptionalInt;
 
-/** Base of the {@link Sink} failures; see the subtypes for the caller's next move. */
-public abstract class SinkException extends Exception {
+/**
+ * Base of the {@link Sink} failures; see the subtypes for the caller's next move. The lanes handle
+ * them (retry, or a counted drop), so they reach the engine only inside another failure; their
+ * {@link #failureClass()} says what they are then.
+ */
+public abstract class SinkException extends Exception implements ClassifiedFailure {
 
   private static final long serialVersionUID = 1L;
 

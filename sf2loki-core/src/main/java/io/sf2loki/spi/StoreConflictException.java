@@ -4,6 +4,8 @@ package io.sf2loki.spi;
  * Another writer changed the document between this store's read and its conditional write (S3 ETag
  * or GCS generation mismatch). Handled as a loss of exclusivity: stop the term, {@link
  * CheckpointStore#reset()}, reload on the next acquire.
+ *
+ * <p>Transient ({@code store_conflict}).
  */
 public class StoreConflictException extends StoreException {
 
@@ -15,5 +17,10 @@ public class StoreConflictException extends StoreException {
 
   public StoreConflictException(String message, Throwable cause) {
     super(message, cause);
+  }
+
+  @Override
+  protected FailureClass defaultClass() {
+    return FailureClass.transientFailure("store_conflict", "");
   }
 }

@@ -14,4 +14,10 @@ public class StoreTimeoutException extends StoreUnavailableException {
   public StoreTimeoutException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** Transient ({@code store_timeout}). */
+  @Override
+  protected FailureClass defaultClass() {
+    return FailureClass.transientFailure("store_timeout", "");
+  }
 }

@@ -13,4 +13,13 @@ public class StoreUnsafeException extends StoreException {
   public StoreUnsafeException(String message) {
     super(message);
   }
+
+  /** Permanent ({@code store_unsafe}): the fix is another endpoint or topology. */
+  @Override
+  protected FailureClass defaultClass() {
+    return FailureClass.permanent(
+        "store_unsafe",
+        "",
+        "use an endpoint that honours conditional writes, or another topology, as the message says");
+  }
 }

@@ -108,6 +108,9 @@ class TermStartTest {
           public void finish(EngineOutcome outcome) {}
 
           @Override
+          public void failed(Throwable cause) {}
+
+          @Override
           public void status(EngineStatus next) {
             status.set(next);
           }

@@ -95,7 +95,7 @@ final class DaemonService implements DaemonRunner {
 
   static int exitCode(EngineOutcome outcome) {
     if (outcome instanceof EngineOutcome.Failed failed) {
-      LOG.error("sf2loki stopped after a failure: {}", failed.cause().toString());
+      LOG.error("sf2loki stopped after a failure: {}", failed.describe());
       return 1;
     }
     LOG.info(

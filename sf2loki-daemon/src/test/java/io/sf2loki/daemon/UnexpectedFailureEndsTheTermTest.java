@@ -15,8 +15,10 @@ import io.sf2loki.coordinate.filelease.LeaseRead;
 import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
+import io.sf2loki.engine.EngineSettings;
 import io.sf2loki.engine.EngineStatus;
 import io.sf2loki.engine.Environments;
+import io.sf2loki.engine.FailurePolicy;
 import io.sf2loki.engine.TermSources;
 import io.sf2loki.pipeline.FakeCheckpointStore;
 import io.sf2loki.pipeline.ScriptedSink;
@@ -45,7 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * No thread dies silently: an unexpected exception or {@link Error} in a source, a lane, the term's
  * thread or the coordinator's ends the engine as {@link EngineOutcome.Failed} (never {@code
  * Finished}, so never exit 0), with the pipeline stopped and the lease released at once for a
- * standby (a 60s ttl that has not run out shows as released only when it was given back).
+ * standby (a 60s ttl that has not run out shows as released only when it was given back). Such a
+ * failure is classified {@code unexpected}, permanent: with one attempt allowed here, the first
+ * ends the engine.
  */
 class UnexpectedFailureEndsTheTermTest {
 
@@ -54,6 +58,10 @@ class UnexpectedFailureEndsTheTermTest {
   @TempDir Path dir;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final FakeCheckpointStore store = new FakeCheckpointStore();
+
+  /** One attempt: the first permanent failure ends the engine. */
+  private static final FailurePolicy ONE_ATTEMPT =
+      new FailurePolicy(1, Duration.ofMillis(1), Duration.ofMillis(4));
 
   /** What the tests inject: no JVM throws this by itself. */
   static final class InjectedError extends Error {
@@ -131,6 +139,7 @@ class UnexpectedFailureEndsTheTermTest {
                 sink,
                 sources,
                 Environments.engine(registry))
+            .settings(EngineSettings.defaults().withFailures(ONE_ATTEMPT))
             .shutdownGrace(TestTiming.seconds(5))
             .build()) {
       var run = runAsync(engine, new StopTrigger());
@@ -144,6 +153,18 @@ class UnexpectedFailureEndsTheTermTest {
 
   private EngineOutcome runUntilItEnds(Sink sink, TermSources sources) throws Exception {
     return runUntilItEnds(new BreakableLease(lease()), sink, sources, () -> {});
+  }
+
+  private static void endedUnexpectedly(EngineOutcome outcome, Throwable cause) {
+    assertThat(outcome)
+        .isInstanceOfSatisfying(
+            EngineOutcome.Failed.class,
+            f -> {
+              assertThat(f.cause()).isSameAs(cause);
+              assertThat(f.failure().reason()).isEqualTo("unexpected");
+              assertThat(f.failure().isPermanent()).isTrue();
+              assertThat(f.attempts()).isEqualTo(1);
+            });
   }
 
   private LeaseInfo.State leaseState() {
@@ -174,7 +195,7 @@ class UnexpectedFailureEndsTheTermTest {
     EngineOutcome outcome =
         runUntilItEnds(broken, () -> List.of(new CountingSource(Long.MAX_VALUE, Duration.ZERO)));
 
-    assertThat(outcome).isEqualTo(new EngineOutcome.Failed(error));
+    assertThat(outcome).satisfies(o -> endedUnexpectedly(o, error));
     assertThat(leaseState()).isEqualTo(LeaseInfo.State.EXPIRED);
   }
 
@@ -190,7 +211,7 @@ class UnexpectedFailureEndsTheTermTest {
         runUntilItEnds(
             new ScriptedSink(), () -> List.of(new CountingSource(Long.MAX_VALUE, Duration.ZERO)));
 
-    assertThat(outcome).isEqualTo(new EngineOutcome.Failed(error));
+    assertThat(outcome).satisfies(o -> endedUnexpectedly(o, error));
     assertThat(leaseState()).isEqualTo(LeaseInfo.State.EXPIRED);
   }
 
@@ -205,7 +226,7 @@ class UnexpectedFailureEndsTheTermTest {
               throw bug;
             });
 
-    assertThat(outcome).isEqualTo(new EngineOutcome.Failed(bug));
+    assertThat(outcome).satisfies(o -> endedUnexpectedly(o, bug));
     assertThat(leaseState()).isEqualTo(LeaseInfo.State.EXPIRED);
   }
 

@@ -1,6 +1,7 @@
 package io.sf2loki.tck;
 
 import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Term;
@@ -14,10 +15,11 @@ import java.util.Optional;
 /**
  * Two or three contenders of one {@link LeaseElection} and one shared checkpoint store, on
  * simulated time. Every contender behaves like the engine: at each acquire it claims its epoch in
- * the store, and resigns when the claim is refused (see {@link TermLedger}). The test thread acts
- * only at quiescent instants (every contender asleep), so its observations and the contenders'
- * beliefs refer to the same moment. Violations of the properties are thrown as {@link
- * AssertionError}s naming the instant and the lease.
+ * the store, resigns when the claim is refused (see {@link TermLedger}), and campaigns again with a
+ * fresh coordinator after a campaign that failed transiently. The test thread acts only at
+ * quiescent instants (every contender asleep), so its observations and the contenders' beliefs
+ * refer to the same moment. Violations of the properties are thrown as {@link AssertionError}s
+ * naming the instant and the lease.
  */
 final class LeaseWorld<E extends LeaseElection> {
 
@@ -114,11 +116,24 @@ final class LeaseWorld<E extends LeaseElection> {
       contender.requestStop();
     }
 
+    /** The coordinator's run ended by itself: a campaign that failed (an outage, say). */
+    boolean campaignFailed() {
+      return !resigned && !contender.participant().thread().isAlive();
+    }
+
     void awaitStopped() throws Exception {
       Thread t = contender.participant().thread();
       time.awaitCondition(() -> !t.isAlive(), Duration.ofMinutes(10), Duration.ofSeconds(1));
-      contender.participant().join(TestTiming.seconds(10));
-      store.close();
+      try {
+        contender.participant().join(TestTiming.seconds(10));
+      } catch (CoordinatorException e) {
+        if (e.failureClass().isPermanent()) {
+          throw e;
+        }
+        // transient: the engine backs off and campaigns again with a fresh coordinator
+      } finally {
+        store.close();
+      }
     }
   }
 
@@ -146,10 +161,13 @@ final class LeaseWorld<E extends LeaseElection> {
     return ledger.leaders(slots.stream().map(s -> s.contender.listener()).toList());
   }
 
-  /** The engine campaigns again with a fresh coordinator after a refused claim. */
+  /**
+   * The engine campaigns again with a fresh coordinator after a refused claim, and after a campaign
+   * that failed transiently (it backs off first; here the restart waits for the next step).
+   */
   private void restartResigned() throws Exception {
     for (Slot s : slots) {
-      if (s.resigned) {
+      if (s.resigned || s.campaignFailed()) {
         s.awaitStopped();
         s.start(false);
       }

@@ -8,6 +8,8 @@ import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.files.StrayFiles;
 import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.CoordinatorException;
+import io.sf2loki.spi.IoFailures;
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.Ticker;
 import java.io.IOException;
@@ -23,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * Leader election through a lease file on shared storage (operations §2.3). The last rename wins,
  * so a claim is verified by re-reading after a pause; renewals act only on what was confirmed: a
  * read error is "unknown", never "absent" and never "still mine".
+ *
+ * <p>Campaigning never retries a failed read or write itself: it throws a {@link
+ * CoordinatorException} (EACCES, EROFS, ENOTDIR, ENOSPC permanent, other I/O errors transient) and
+ * the engine backs off. While a term is held, failures are retried until the last good renewal is a
+ * ttl old.
  *
  * <p>Wall-clock expiry is compared across hosts (NTP required; ttl must exceed the worst skew);
  * local durations use the injected {@link Ticker}. Run on one thread; see {@link
@@ -94,7 +101,11 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     while (!stop.isStopRequested()) {
       LeaseRead read = storage.read();
       if (read instanceof LeaseRead.Unknown u) {
-        LOG.warn("cannot read file lease; backing off without contesting: {}", u.detail());
+        // never contested: the engine backs off (or, for EACCES/ENOTDIR, gives up) and comes back
+        throw new CoordinatorException(
+            "cannot read file lease " + location() + ": " + u.detail(),
+            null,
+            u.failure().orResource(location()));
       } else if (read instanceof LeaseRead.Present p
           && !p.document().isExpiredAt(clock.instant())) {
         LOG.debug("file lease {} is held by {}", location(), p.document().holder());
@@ -138,9 +149,10 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     try {
       storage.write(mine(clock.instant().plus(ttl), epoch));
     } catch (IOException e) {
-      LOG.warn("cannot write file lease {}; retrying: {}", location(), e.toString());
-      pause(renewInterval, stop);
-      return Optional.empty();
+      throw new CoordinatorException(
+          "cannot write file lease " + location() + ": " + e,
+          e,
+          IoFailures.classify(e, "lease", location(), FileLeaseReader.PATH_KEY));
     }
     long took = ticker.nanoTime() - start;
     if (took >= verifyPause.toNanos()) {

@@ -3,6 +3,7 @@ package io.sf2loki.coordinate.filelease;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.spi.IoFailures;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -29,6 +30,9 @@ import java.util.Optional;
  */
 public final class FileLeaseReader {
 
+  /** The configuration key of the lease's path, named by the fix of a permanent read error. */
+  static final String PATH_KEY = "coordinate.file_lease.path";
+
   private static final long MAX_EPOCH = 1L << 62;
   private final ObjectMapper json = new ObjectMapper();
 
@@ -41,13 +45,8 @@ public final class FileLeaseReader {
       return new LeaseRead.Absent();
     } catch (IOException | SecurityException e) {
       return new LeaseRead.Unknown(
-          "cannot read "
-              + path
-              + " ("
-              + e.getClass().getSimpleName()
-              + ": "
-              + e.getMessage()
-              + ")");
+          "cannot read " + path + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")",
+          IoFailures.classify(e, "lease", path.toString(), PATH_KEY));
     }
     return parse(bytes);
   }

@@ -1,5 +1,8 @@
 package io.sf2loki.coordinate.k8s;
 
+import io.sf2loki.spi.ClassifiedFailure;
+import io.sf2loki.spi.FailureClass;
+
 /**
  * Kubernetes' {@code leaseTransitions}, our epoch, is an int32: an epoch above {@link
  * Integer#MAX_VALUE} cannot be written, and must be a clear error rather than an arithmetic
@@ -20,6 +23,7 @@ public final class EpochBound {
   static int leaseTransitions(long epoch, String location) {
     if (epoch < 0 || epoch > MAX_EPOCH) {
       throw new EpochOutOfRangeException(
+          location,
           "epoch "
               + epoch
               + " for lease "
@@ -35,12 +39,31 @@ public final class EpochBound {
     return (int) epoch;
   }
 
-  /** An epoch beyond what a Kubernetes Lease can carry; permanent until an operator lowers it. */
-  public static final class EpochOutOfRangeException extends IllegalStateException {
+  /**
+   * An epoch beyond what a Kubernetes Lease can carry; permanent ({@code lease_epoch_out_of_range})
+   * until an operator lowers it.
+   */
+  public static final class EpochOutOfRangeException extends IllegalStateException
+      implements ClassifiedFailure {
     private static final long serialVersionUID = 1L;
 
-    EpochOutOfRangeException(String message) {
+    private final FailureClass failure;
+
+    EpochOutOfRangeException(String location, String message) {
       super(message);
+      this.failure =
+          FailureClass.permanent(
+              "lease_epoch_out_of_range",
+              location,
+              "with every replica stopped, lower __fence_epoch__ with `sf2loki-cli state set --force"
+                  + " __fence_epoch__ N` (N below "
+                  + MAX_EPOCH
+                  + ") and delete the Lease");
+    }
+
+    @Override
+    public FailureClass failureClass() {
+      return failure;
     }
   }
 }

@@ -9,6 +9,8 @@ import io.sf2loki.coordinate.internal.EpochRule;
 import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.CoordinatorException;
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.Ticker;
 import java.time.Clock;
@@ -27,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * claimable once its resourceVersion has not changed for the Lease's own {@code
  * leaseDurationSeconds} since we first saw it; another host's {@code renewTime} is never compared
  * with our wall clock. Every write is a replace with the resourceVersion that was read (CAS); a 409
- * or 404 while holding means surrender now. Run on one thread.
+ * or 404 while holding means surrender now. A failed campaign call is thrown as a {@link
+ * CoordinatorException} for the engine to back off from (or, for 401/403, give up on). Run on one
+ * thread.
  */
 public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
 
@@ -92,8 +96,7 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       lease = api.readNamespacedLease(config.name(), config.namespace()).execute();
     } catch (ApiException e) {
       if (e.getCode() != 404) {
-        // Treated as absent: the create's 409 reveals a Lease we could not read.
-        LOG.warn("cannot read lease {} ({}); trying to create it", location(), describe(e));
+        throw failure("read", e);
       }
       return write(null, epochs.next(0));
     }
@@ -133,16 +136,55 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       }
       return Optional.of(term);
     } catch (ApiException e) {
-      if (e.getCode() == 409) {
-        LOG.info(
-            "lost k8s-lease {} race for {}; backing off",
-            read == null ? "create" : "replace",
-            location());
-      } else {
-        LOG.warn("cannot write lease {} ({}); retrying", location(), describe(e));
+      // 409, or a 404 on a takeover (deleted since it was read): another writer got in first
+      boolean race = e.getCode() == 409 || (read != null && e.getCode() == 404);
+      if (!race) {
+        throw failure(read == null ? "create" : "replace", e);
       }
+      LOG.info(
+          "lost k8s-lease {} race for {}; backing off",
+          read == null ? "create" : "replace",
+          location());
       return Optional.empty();
     }
+  }
+
+  /**
+   * A campaign call that failed: transport errors, 408, 429 and 5xx are transient; 401/403 (RBAC,
+   * credentials), a 404 on create (no such namespace) and any other 4xx are permanent.
+   */
+  private CoordinatorException failure(String operation, ApiException e) {
+    int code = e.getCode();
+    String message = "cannot " + operation + " lease " + location() + " (" + describe(e) + ")";
+    FailureClass failure;
+    if (code == 0 || code == 408 || code == 429 || code >= 500) {
+      failure = FailureClass.transientFailure("lease_unavailable", location());
+    } else if (code == 401 || code == 403) {
+      failure =
+          FailureClass.permanent(
+              "lease_access_denied",
+              location(),
+              "let the pod's service account (or the kubeconfig's user) get and update the Lease "
+                  + config.name()
+                  + " and create Leases in namespace "
+                  + config.namespace()
+                  + " (the Role in docs/deployment/high-availability.md)");
+    } else if (code == 404) {
+      failure =
+          FailureClass.permanent(
+              "lease_missing_namespace",
+              location(),
+              "create the namespace "
+                  + config.namespace()
+                  + ", or fix coordinate.k8s_lease.namespace");
+    } else {
+      failure =
+          FailureClass.permanent(
+              "lease_rejected",
+              location(),
+              "the API server rejects the Lease request as configured: check coordinate.k8s_lease");
+    }
+    return new CoordinatorException(message, e, failure);
   }
 
   /** observedTime staleness on our monotonic clock, against the Lease's own duration. */

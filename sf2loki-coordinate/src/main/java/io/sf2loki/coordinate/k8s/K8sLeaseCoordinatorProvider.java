@@ -9,7 +9,9 @@ import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.LeaseInspector;
 import java.io.IOException;
 import java.io.Reader;
@@ -42,8 +44,20 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
       public Coordinator create(CoordinatorEnvironment environment) {
         Map<String, String> variables = environment.variables();
         String identity = config.identity().orElseGet(() -> HolderIds.podName(variables));
-        return new K8sLeaseCoordinator(
-            api(config, variables), identity, config, environment, Sleeper.REAL);
+        CoordinationV1Api api;
+        try {
+          api = api(config, variables);
+        } catch (UncheckedIOException e) {
+          throw new CoordinatorException(
+              e.getMessage(),
+              e,
+              FailureClass.permanent(
+                  "lease_access_denied",
+                  config.location(),
+                  "give sf2loki Kubernetes credentials: run it in a pod with a service account, or"
+                      + " set coordinate.k8s_lease.kubeconfig to a readable kubeconfig"));
+        }
+        return new K8sLeaseCoordinator(api, identity, config, environment, Sleeper.REAL);
       }
 
       @Override

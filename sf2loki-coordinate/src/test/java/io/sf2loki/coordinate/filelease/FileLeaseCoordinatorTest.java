@@ -1,9 +1,12 @@
 package io.sf2loki.coordinate.filelease;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sf2loki.coordinate.internal.LeaseTerm;
 import io.sf2loki.coordinate.support.FaultyLeaseStorage;
+import io.sf2loki.spi.CoordinatorException;
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.Term;
 import io.sf2loki.tck.Contender;
 import io.sf2loki.tck.RecordingLeadershipListener;
@@ -118,13 +121,20 @@ class FileLeaseCoordinatorTest {
   }
 
   @Test
-  void unreadableLeaseIsNeverContested() throws Exception {
+  void unreadableLeaseIsNeverContestedItsCampaignFailsTransiently() throws Exception {
     FaultyLeaseStorage storage = new FaultyLeaseStorage(new FileLeaseFile(fx.lease), fx.time);
     storage.readsFail(true);
     Contender a = start("a", storage);
+    running.remove(a);
+    fx.time.leave(); // the contender's time runs on alone while this thread waits for it
 
-    fx.time.sleep(Duration.ofMinutes(5));
-
+    assertThatThrownBy(() -> a.participant().join(TestTiming.seconds(10)))
+        .isInstanceOfSatisfying(
+            CoordinatorException.class,
+            e ->
+                assertThat(e.failureClass())
+                    .isEqualTo(
+                        FailureClass.transientFailure("lease_unavailable", fx.lease.toString())));
     assertThat(a.listener().events()).isEmpty();
     assertThat(Files.exists(fx.lease)).isFalse();
   }
@@ -198,6 +208,13 @@ class FileLeaseCoordinatorTest {
         .as("after a retried renewal, and before a standby may claim the lease")
         .isAfter(expiry.minus(FileLeaseFixture.TTL).plus(FileLeaseFixture.RENEW))
         .isBeforeOrEqualTo(expiry.minus(fx.config.ioTimeout()));
+    running.remove(a);
+    fx.time.leave(); // the contender's time runs on alone while this thread waits for it
+    assertThatThrownBy(() -> a.participant().join(TestTiming.seconds(10)))
+        .as("the next campaign's claim fails, transiently, for the engine to back off")
+        .isInstanceOfSatisfying(
+            CoordinatorException.class,
+            e -> assertThat(e.failureClass().reason()).isEqualTo("lease_unavailable"));
   }
 
   @Test

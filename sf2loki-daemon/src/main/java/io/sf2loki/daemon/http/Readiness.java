@@ -10,8 +10,11 @@ import java.util.function.Supplier;
 
 /**
  * Maps the engine's status to the {@code /readyz} answer: 200 only for a leader that can make
- * progress; 503 with a reason otherwise ({@code not ready}, {@code standby}, {@code fenced: ...},
- * {@code degraded: ...}).
+ * progress; 503 with a reason otherwise. The status selects one reason: {@code standby} (with the
+ * last term's loss reason, if any), {@code fenced: ...}, the reason label of the failure the engine
+ * is backing off from (such as {@code store_unavailable}), {@code not ready} (starting or
+ * stopping); a leader is {@code degraded: ...} by the first that applies of Loki pushes failing for
+ * too long, then a stalled lane.
  */
 public final class Readiness {
 
@@ -40,6 +43,9 @@ public final class Readiness {
     if (current instanceof EngineStatus.Fenced fenced) {
       return new Answer(
           503, "fenced: epoch " + fenced.epoch() + " ended, standing by: " + fenced.reason());
+    }
+    if (current instanceof EngineStatus.BackingOff backingOff) {
+      return new Answer(503, backingOff.failure().reason());
     }
     if (current instanceof EngineStatus.Leading leading) {
       return degradation(leading)

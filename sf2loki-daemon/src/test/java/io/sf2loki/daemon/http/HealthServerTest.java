@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.engine.EngineStatus;
 import io.sf2loki.pipeline.LaneStall;
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.Source;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -80,6 +81,18 @@ class HealthServerTest {
     status.set(new EngineStatus.Standby());
     assertThat(get("/readyz").statusCode()).isEqualTo(503);
     assertThat(get("/readyz").body()).isEqualTo("standby\n");
+  }
+
+  @Test
+  void backingOffFromAFailureIsUnreadyWithTheFailuresReason() throws Exception {
+    status.set(
+        new EngineStatus.BackingOff(
+            FailureClass.transientFailure("store_unavailable", "s3://b/state.json"),
+            2,
+            Duration.ofSeconds(4)));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).isEqualTo("store_unavailable\n");
   }
 
   @Test

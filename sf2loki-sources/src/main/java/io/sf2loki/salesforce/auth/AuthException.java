@@ -1,14 +1,25 @@
 package io.sf2loki.salesforce.auth;
 
+import io.sf2loki.spi.ClassifiedFailure;
+import io.sf2loki.spi.FailureClass;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Minting a token failed. Carries the HTTP status and Salesforce's {@code error} / {@code
  * error_description} when the token endpoint answered, never a credential.
+ *
+ * <p>{@code invalid_client} and {@code invalid_grant} (wrong client id or secret, a key or user the
+ * connected app does not accept) are permanent: no retry mints a token until an operator fixes the
+ * credentials, so the sources let them end their run and the engine gives up after its attempts.
+ * Everything else (5xx, transport errors, other answers) is transient.
  */
-public final class AuthException extends Exception {
+public final class AuthException extends Exception implements ClassifiedFailure {
 
   private static final long serialVersionUID = 1L;
+
+  /** The OAuth errors no retry can fix. */
+  static final Set<String> PERMANENT_ERRORS = Set.of("invalid_client", "invalid_grant");
 
   private final int status;
   private final String error;
@@ -32,5 +43,28 @@ public final class AuthException extends Exception {
   /** Salesforce's {@code error} code ({@code invalid_grant}, {@code invalid_client}, ...). */
   public Optional<String> error() {
     return error.isEmpty() ? Optional.empty() : Optional.of(error);
+  }
+
+  /** True when the token endpoint rejected the credentials ({@code invalid_client/grant}). */
+  public boolean isPermanent() {
+    return PERMANENT_ERRORS.contains(error);
+  }
+
+  /**
+   * Permanent {@code auth_rejected} for {@code invalid_client}/{@code invalid_grant}, else
+   * transient {@code auth_unavailable}.
+   */
+  @Override
+  public FailureClass failureClass() {
+    if (isPermanent()) {
+      return FailureClass.permanent(
+          "auth_rejected",
+          "the Salesforce token endpoint",
+          "Salesforce answered "
+              + error
+              + ": check salesforce.client_id and the credentials (client_secret, or username"
+              + " and private_key for jwt_bearer), and that the connected app admits the user");
+    }
+    return FailureClass.transientFailure("auth_unavailable", "the Salesforce token endpoint");
   }
 }

@@ -62,7 +62,7 @@ public final class ApexLogSource implements Source, Closeable {
   }
 
   @Override
-  public void run(SourceContext ctx) throws InterruptedException {
+  public void run(SourceContext ctx) throws AuthException, InterruptedException {
     if (cursor == null) {
       cursor = load(ctx);
     }
@@ -86,6 +86,9 @@ public final class ApexLogSource implements Source, Closeable {
           LOG.warn("apexlog: listing failed: {}", e.getMessage());
         }
       } catch (AuthException e) {
+        if (e.isPermanent()) {
+          throw e; // no retry mints a token: the engine gives up after its attempts
+        }
         LOG.warn(
             "apexlog: authentication failed ({}); retrying in {}", e.getMessage(), authBackoff);
         wait = authBackoff;

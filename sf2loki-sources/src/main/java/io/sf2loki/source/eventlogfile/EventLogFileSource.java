@@ -80,7 +80,7 @@ public final class EventLogFileSource implements Source {
   }
 
   @Override
-  public void run(SourceContext ctx) throws InterruptedException {
+  public void run(SourceContext ctx) throws AuthException, InterruptedException {
     typeCycle.removeStraySpools();
     ExecutorService workers = newWorkers();
     Duration authBackoff = AUTH_BACKOFF_START;
@@ -92,6 +92,9 @@ public final class EventLogFileSource implements Source {
           cycle(ctx, workers);
           authBackoff = AUTH_BACKOFF_START;
         } catch (AuthException e) {
+          if (e.isPermanent()) {
+            throw e; // no retry mints a token: the engine gives up after its attempts
+          }
           LOG.error(
               "EventLogFile: Salesforce authentication failed; retrying in {}", authBackoff, e);
           wait = authBackoff;

@@ -63,7 +63,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
   }
 
   @Override
-  public void run(SourceContext ctx) throws InterruptedException {
+  public void run(SourceContext ctx) throws AuthException, InterruptedException {
     long[] due = new long[objects.size()];
     java.util.Arrays.fill(due, ticker.nanoTime());
     Duration authBackoff = Duration.ofSeconds(1);
@@ -91,6 +91,9 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
           failed(spec, e);
           due[i] = next(now, spec);
         } catch (AuthException e) {
+          if (e.isPermanent()) {
+            throw e; // no retry mints a token: the engine gives up after its attempts
+          }
           LOG.warn(
               "{}: authentication failed ({}); retrying in {}",
               SOURCE,

@@ -100,7 +100,12 @@ class OAuthTokenProviderIT {
     assertThatThrownBy(p::token)
         .isInstanceOf(AuthException.class)
         .hasMessageContaining("400 invalid_grant: user hasn't approved this consumer")
-        .satisfies(e -> assertThat(((AuthException) e).error()).contains("invalid_grant"));
+        .satisfies(e -> assertThat(((AuthException) e).error()).contains("invalid_grant"))
+        .satisfies(
+            e ->
+                assertThat(((AuthException) e).failureClass().reason())
+                    .as("no retry fixes a rejected grant")
+                    .isEqualTo("auth_rejected"));
     assertThat(sf.stats().requests(Fault.Route.TOKEN)).isEqualTo(1);
     assertThat(metrics.counter("sf2loki_auth_errors").count()).isEqualTo(1);
   }

@@ -3,6 +3,7 @@ package io.sf2loki.source.eventlogfile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
@@ -209,14 +210,37 @@ class EventLogFileFailuresIT {
   }
 
   @Test
-  void authenticationFailureBacksOffInsteadOfWaitingAPollInterval() throws Exception {
-    fx.close();
-    fx = new ElfFixture(FakeSalesforce.builder().clientId("cid").clientSecret("other").build());
+  void anUnreachableTokenEndpointBacksOffInsteadOfWaitingAPollInterval() throws Exception {
+    fx.sf.inject(Fault.serverError(Fault.Route.TOKEN).times(12)); // 4 attempts per mint
     RecordingSourceContext ctx = new RecordingSourceContext().cycles(3);
     fx.source(ElfFixture.config(List.of("Login"))).run(ctx);
     assertThat(ctx.waits())
         .containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4));
     assertThat(fx.counter("sf2loki_auth_errors")).isEqualTo(3);
+  }
+
+  @Test
+  void rejectedCredentialsEndTheRunWithAPermanentFailure() throws Exception {
+    fx.close();
+    fx = new ElfFixture(FakeSalesforce.builder().clientId("cid").clientSecret("other").build());
+    RecordingSourceContext ctx = new RecordingSourceContext().cycles(3);
+    EventLogFileSource source = fx.source(ElfFixture.config(List.of("Login")));
+
+    assertThatThrownBy(() -> source.run(ctx))
+        .isInstanceOfSatisfying(
+            AuthException.class,
+            e -> {
+              assertThat(e.error()).contains("invalid_client");
+              assertThat(e.failureClass())
+                  .satisfies(
+                      c -> {
+                        assertThat(c.isPermanent()).isTrue();
+                        assertThat(c.reason()).isEqualTo("auth_rejected");
+                        assertThat(c.fix()).contains("salesforce.client_id");
+                      });
+            });
+    assertThat(ctx.waits()).as("no retry mints a token").isEmpty();
+    assertThat(fx.counter("sf2loki_auth_errors")).isEqualTo(1);
   }
 
   @Test

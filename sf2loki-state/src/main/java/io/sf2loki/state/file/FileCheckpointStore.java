@@ -6,9 +6,10 @@ import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
+import io.sf2loki.spi.IoFailures;
 import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreTimeoutException;
-import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.state.internal.Mutation;
@@ -205,8 +206,7 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
     try {
       io.replace(config.path(), StateDocument.serialize(next.get()), config.mode());
     } catch (IOException e) {
-      throw new StoreUnavailableException(
-          "cannot write state file " + location() + " (" + mutation.verb() + "): " + e, e);
+      throw ioFailure("cannot write state file " + location() + " (" + mutation.verb() + ")", e);
     }
   }
 
@@ -217,9 +217,15 @@ public final class FileCheckpointStore implements CheckpointStore, EpochFloor, E
     } catch (NoSuchFileException e) {
       return Map.of();
     } catch (IOException e) {
-      throw new StoreUnavailableException("cannot read state file " + location() + ": " + e, e);
+      throw ioFailure("cannot read state file " + location(), e);
     }
     return StateDocument.parse(bytes, location(), recovery());
+  }
+
+  /** EACCES, EROFS, ENOTDIR and ENOSPC are permanent; other I/O errors transient. */
+  private StoreException ioFailure(String what, IOException e) {
+    return StoreException.classified(
+        what + ": " + e, e, IoFailures.classify(e, "store", location(), "state.file.path"));
   }
 
   private String recovery() {

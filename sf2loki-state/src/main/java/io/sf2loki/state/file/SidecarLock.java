@@ -1,6 +1,9 @@
 package io.sf2loki.state.file;
 
 import io.sf2loki.files.DurableFiles;
+import io.sf2loki.spi.FailureClass;
+import io.sf2loki.spi.IoFailures;
+import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Ticker;
@@ -64,10 +67,11 @@ final class SidecarLock {
   }
 
   /**
-   * Takes the lock without waiting, for the process lifetime.
+   * Takes the lock without waiting, for the process lifetime (the {@code noop} coordinator).
    *
    * @return empty when the file system does not support locks (logged once)
-   * @throws StoreLockedException another process or store holds it
+   * @throws StoreLockedException another process or store holds it: permanent, since a lifetime
+   *     lock is held by another sf2loki running on the same state, not by a moment's write
    */
   Optional<Held> acquireNow() {
     Attempt attempt = attempt();
@@ -77,8 +81,12 @@ final class SidecarLock {
               + statePath
               + " is locked by another process (lock file "
               + lockPath
-              + "): is another sf2loki instance already running against this state? Stop it,"
-              + " or give each instance its own state.file.path");
+              + "): is another sf2loki instance already running against this state?",
+          null,
+          FailureClass.permanent(
+              "store_locked",
+              statePath.toString(),
+              "stop the other sf2loki instance, or give each instance its own state.file.path"));
     }
     return attempt.held();
   }
@@ -87,7 +95,8 @@ final class SidecarLock {
    * Waits up to {@code timeout} for the lock, around one read-modify-write.
    *
    * @return empty when the file system does not support locks (logged once)
-   * @throws StoreLockedException still held after {@code timeout}
+   * @throws StoreLockedException still held after {@code timeout}: transient, since under a lease
+   *     coordinator the lock is held only around a write (a frozen ex-leader's, a CLI's)
    */
   Optional<Held> acquireWithin(Duration timeout, Ticker ticker) {
     long deadline = ticker.nanoTime() + timeout.toNanos();
@@ -105,7 +114,9 @@ final class SidecarLock {
                 + " stayed locked for "
                 + timeout.toMillis()
                 + " ms; another process (an sf2loki-cli --force write, or a daemon running under"
-                + " coordinate.type = noop) keeps it");
+                + " coordinate.type = noop) keeps it",
+            null,
+            FailureClass.transientFailure("store_locked", statePath.toString()));
       }
       try {
         Thread.sleep(POLL_NANOS / 1_000_000L);
@@ -180,8 +191,10 @@ final class SidecarLock {
               StandardOpenOption.READ,
               StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new StoreUnavailableException(
-          "cannot open lock file " + lockPath + " of state file " + statePath + ": " + e, e);
+      throw StoreException.classified(
+          "cannot open lock file " + lockPath + " of state file " + statePath + ": " + e,
+          e,
+          IoFailures.classify(e, "store", lockPath.toString(), "state.file.path"));
     }
     try {
       FileLock lock = locker.tryLock(channel);

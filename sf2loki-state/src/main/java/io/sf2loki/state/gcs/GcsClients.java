@@ -6,7 +6,8 @@ import com.google.cloud.NoCredentials;
 import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
-import io.sf2loki.spi.StoreUnavailableException;
+import io.sf2loki.spi.FailureClass;
+import io.sf2loki.spi.StoreAccessDeniedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -32,8 +33,14 @@ final class GcsClients {
       try (InputStream in = Files.newInputStream(config.serviceFile().get())) {
         builder.setCredentials(GoogleCredentials.fromStream(in));
       } catch (IOException e) {
-        throw new StoreUnavailableException(
-            "cannot read GCS service account file " + config.serviceFile().get() + ": " + e, e);
+        String file = config.serviceFile().get().toString();
+        throw new StoreAccessDeniedException(
+            "cannot read GCS service account file " + file + ": " + e,
+            e,
+            FailureClass.permanent(
+                "store_access_denied",
+                file,
+                "make state.gcs.service_file name a readable service account key file"));
       }
     } else if (config.endpoint().isPresent()) {
       builder.setCredentials(NoCredentials.getInstance()); // an emulator takes no credentials

@@ -5,6 +5,7 @@ import com.google.cloud.storage.Blob;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.state.internal.BackendException;
 import io.sf2loki.state.internal.BackendException.Kind;
 import io.sf2loki.state.internal.ObjectBackend;
@@ -97,16 +98,48 @@ final class GcsObjectBackend implements ObjectBackend {
     }
   }
 
-  static BackendException classify(String operation, BaseServiceException e) {
+  /**
+   * What the loop and the engine do with {@code e}: 412 re-reads; transport errors, 408, 429 and
+   * 5xx are retried, then transient; 401/403 are access denied, 404 (the object itself reads as
+   * absent, so a 404 is the bucket) a missing bucket, any other 4xx rejected: permanent.
+   */
+  BackendException classify(String operation, BaseServiceException e) {
     int code = e.getCode();
     String what =
         operation + (code > 0 ? " answered HTTP " + code : " failed") + ": " + e.getMessage();
     if (code == 412) {
-      return new BackendException(Kind.PRECONDITION_FAILED, what, e);
+      return new BackendException(Kind.PRECONDITION_FAILED, what, e, unavailable());
     }
     if (code == 0 || code == 408 || code == 429 || code >= 500) {
-      return new BackendException(Kind.TRANSIENT, what, e);
+      return new BackendException(Kind.TRANSIENT, what, e, unavailable());
     }
-    return new BackendException(Kind.PERMANENT, what, e);
+    return new BackendException(Kind.PERMANENT, what, e, refused(code));
+  }
+
+  private FailureClass unavailable() {
+    return FailureClass.transientFailure("store_unavailable", location());
+  }
+
+  private FailureClass refused(int code) {
+    if (code == 401 || code == 403) {
+      return FailureClass.permanent(
+          "store_access_denied",
+          location(),
+          "check the credentials (state.gcs.service_file or Application Default Credentials) and"
+              + " grant storage.objects.get, storage.objects.create and storage.objects.delete on"
+              + " the bucket "
+              + bucket);
+    }
+    if (code == 404) {
+      return FailureClass.permanent(
+          "store_missing_bucket",
+          location(),
+          "create the bucket " + bucket + ", or fix state.gcs.bucket");
+    }
+    return FailureClass.permanent(
+        "store_rejected",
+        location(),
+        "the GCS service rejects the request as configured: check state.gcs (bucket, object_name,"
+            + " endpoint_url)");
   }
 }

@@ -1,6 +1,12 @@
 package io.sf2loki.state.internal;
 
-/** A classified object-store failure: what the conditional-write loop does next depends on it. */
+import io.sf2loki.spi.FailureClass;
+import java.util.Objects;
+
+/**
+ * A classified object-store failure: what the conditional-write loop does next depends on its
+ * {@link Kind}, and what the engine does once the loop gives up on its {@link FailureClass}.
+ */
 public final class BackendException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
@@ -16,13 +22,25 @@ public final class BackendException extends RuntimeException {
   }
 
   private final Kind kind;
+  private final FailureClass failure;
 
-  public BackendException(Kind kind, String message, Throwable cause) {
+  /**
+   * @param failure what the failure is for the engine once surfaced: permanent for access denied or
+   *     a missing bucket, transient for an outage (and for a call cancelled by an interrupt, which
+   *     is not retried but is no operator's business)
+   */
+  public BackendException(Kind kind, String message, Throwable cause, FailureClass failure) {
     super(message, cause);
-    this.kind = kind;
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.failure = Objects.requireNonNull(failure, "failure");
   }
 
   public Kind kind() {
     return kind;
+  }
+
+  /** What the failure is for the engine. */
+  public FailureClass failureClass() {
+    return failure;
   }
 }

@@ -6,6 +6,7 @@ import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreConflictException;
+import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import java.util.Arrays;
@@ -285,11 +286,13 @@ public abstract class ConditionalCheckpointStore
         switch (e.kind()) {
           case PRECONDITION_FAILED -> throw new PreconditionFailed(e);
           case PERMANENT ->
-              throw new StoreUnavailableException(
-                  location() + ": " + what + " failed (not retried): " + e.getMessage(), e);
+              throw StoreException.classified(
+                  location() + ": " + what + " failed (not retried): " + e.getMessage(),
+                  e,
+                  e.failureClass());
           case TRANSIENT -> {
             if (attempt >= retry.maxAttempts()) {
-              throw new StoreUnavailableException(
+              throw StoreException.classified(
                   location()
                       + ": "
                       + what
@@ -297,7 +300,8 @@ public abstract class ConditionalCheckpointStore
                       + attempt
                       + " attempts: "
                       + e.getMessage(),
-                  e);
+                  e,
+                  e.failureClass());
             }
             metrics.retried("transient");
             LOG.debug(

@@ -1,6 +1,7 @@
 package io.sf2loki.state.internal;
 
 import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.Term;
 import java.util.LinkedHashMap;
@@ -39,7 +40,9 @@ final class SingleWriter {
   /**
    * @param base the document our failed write was based on
    * @param fresh the document that was there instead
-   * @throws StoreLockedException when another daemon's token replaced the one we based on
+   * @throws StoreLockedException when another daemon's token replaced the one we based on:
+   *     permanent ({@code store_locked}), since under {@code noop} the other daemon keeps writing
+   *     for its lifetime
    */
   void refuseAnotherInstance(Map<String, String> base, Map<String, String> fresh, String location) {
     Optional<String> theirs = Optional.ofNullable(fresh.get(KEY));
@@ -57,6 +60,11 @@ final class SingleWriter {
             + token
             + "). Under coordinate.type = noop exactly one instance may use a state object: run"
             + " one instance per state object, or use a lease coordinator (file_lease, k8s_lease)"
-            + " for an active-passive pair");
+            + " for an active-passive pair",
+        null,
+        FailureClass.permanent(
+            "store_locked",
+            location,
+            "stop the other sf2loki instance, or give each instance its own state object"));
   }
 }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.spi.CorruptStateException;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.StoreAccessDeniedException;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
 import io.sf2loki.spi.StoreLockedException;
@@ -74,6 +75,8 @@ public final class StoreMetrics {
       return "corrupt";
     } else if (e instanceof StoreLockedException) {
       return "locked";
+    } else if (e instanceof StoreAccessDeniedException) {
+      return "access_denied";
     } else if (e instanceof StoreTimeoutException) {
       return "timeout";
     } else if (e instanceof StoreUnavailableException) {

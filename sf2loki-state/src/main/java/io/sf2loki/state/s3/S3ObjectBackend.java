@@ -1,5 +1,6 @@
 package io.sf2loki.state.s3;
 
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.state.internal.BackendException;
 import io.sf2loki.state.internal.BackendException.Kind;
 import io.sf2loki.state.internal.ObjectBackend;
@@ -60,7 +61,7 @@ final class S3ObjectBackend implements ObjectBackend {
     } catch (NoSuchKeyException e) {
       return Optional.empty();
     } catch (S3Exception e) {
-      if (e.statusCode() == 404) {
+      if (e.statusCode() == 404 && !"NoSuchBucket".equals(errorCode(e))) {
         return Optional.empty();
       }
       throw classify("GetObject", e);
@@ -81,6 +82,10 @@ final class S3ObjectBackend implements ObjectBackend {
     }
   }
 
+  private static String errorCode(S3Exception e) {
+    return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+  }
+
   @Override
   public ObjectBackend sibling(String suffix) {
     return new S3ObjectBackend(s3, bucket, key + suffix, false);
@@ -98,25 +103,83 @@ final class S3ObjectBackend implements ObjectBackend {
     }
   }
 
-  static BackendException classify(String operation, SdkException e) {
+  /** Error codes of requests refused for their credentials or signature. */
+  static final Set<String> DENIED_CODES =
+      Set.of(
+          "AccessDenied",
+          "InvalidAccessKeyId",
+          "SignatureDoesNotMatch",
+          "ExpiredToken",
+          "InvalidToken",
+          "TokenRefreshRequired",
+          "AllAccessDisabled");
+
+  /**
+   * What the loop and the engine do with {@code e}: 412/409 re-read; 5xx, the {@link
+   * #TRANSIENT_CODES} and transport errors are retried, then transient; 401/403 and the {@link
+   * #DENIED_CODES} (and credentials that cannot be loaded) are access denied, {@code NoSuchBucket}
+   * a missing bucket, any other 4xx rejected: permanent.
+   */
+  BackendException classify(String operation, SdkException e) {
     if (e instanceof S3Exception s3e) {
       int status = s3e.statusCode();
-      String code = s3e.awsErrorDetails() == null ? "" : s3e.awsErrorDetails().errorCode();
+      String code = errorCode(s3e);
       String what = operation + " answered HTTP " + status + (code == null ? "" : " " + code);
       if (status == 412 || status == 409) {
-        return new BackendException(Kind.PRECONDITION_FAILED, what, e);
+        return new BackendException(Kind.PRECONDITION_FAILED, what, e, unavailable());
       }
       if (status >= 500 || TRANSIENT_CODES.contains(code)) {
-        return new BackendException(Kind.TRANSIENT, what, e);
+        return new BackendException(Kind.TRANSIENT, what, e, unavailable());
       }
-      return new BackendException(Kind.PERMANENT, what, e);
+      return new BackendException(Kind.PERMANENT, what, e, refused(status, code));
     }
     if (e instanceof AbortedException) {
-      return new BackendException(Kind.PERMANENT, operation + " was cancelled", e);
+      return new BackendException(
+          Kind.PERMANENT, operation + " was cancelled", e, unavailable()); // an interrupt
     }
-    if (e instanceof SdkClientException) {
-      return new BackendException(Kind.TRANSIENT, operation + " failed: " + e.getMessage(), e);
+    if (e instanceof SdkClientException && !noCredentials(e)) {
+      return new BackendException(
+          Kind.TRANSIENT, operation + " failed: " + e.getMessage(), e, unavailable());
     }
-    return new BackendException(Kind.PERMANENT, operation + " failed: " + e.getMessage(), e);
+    FailureClass failure =
+        noCredentials(e)
+            ? FailureClass.permanent(
+                "store_access_denied",
+                location(),
+                "give sf2loki AWS credentials: state.s3.access_key_id and secret_access_key, or"
+                    + " the default AWS chain (environment, profile, instance role)")
+            : refused(0, null);
+    return new BackendException(
+        Kind.PERMANENT, operation + " failed: " + e.getMessage(), e, failure);
+  }
+
+  private FailureClass unavailable() {
+    return FailureClass.transientFailure("store_unavailable", location());
+  }
+
+  private FailureClass refused(int status, String code) {
+    if (status == 401 || status == 403 || DENIED_CODES.contains(code)) {
+      return FailureClass.permanent(
+          "store_access_denied",
+          location(),
+          "check the credentials (state.s3.access_key_id, secret_access_key, session_token, or the"
+              + " default AWS chain) and that they may s3:GetObject and s3:PutObject "
+              + location());
+    }
+    if ("NoSuchBucket".equals(code)) {
+      return FailureClass.permanent(
+          "store_missing_bucket",
+          location(),
+          "create the bucket " + bucket + ", or fix state.s3.bucket (and region / endpoint_url)");
+    }
+    return FailureClass.permanent(
+        "store_rejected",
+        location(),
+        "the S3 service rejects the request as configured: check state.s3 (bucket, key, region,"
+            + " endpoint_url, path_style)");
+  }
+
+  private static boolean noCredentials(SdkException e) {
+    return String.valueOf(e.getMessage()).contains("Unable to load credentials");
   }
 }

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.StoreAccessDeniedException;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.StoreLockedException;
-import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.tck.FakeTerm;
 import io.sf2loki.testkit.TestTiming;
@@ -179,7 +179,7 @@ class FileCheckpointStoreTest {
   }
 
   @Test
-  void unwritableDirectoryIsAnUnavailableErrorNamingThePath() throws Exception {
+  void unwritableDirectoryIsAnAccessDeniedErrorNamingThePath() throws Exception {
     Path path = dir.resolve("ro/state.json");
     Files.createDirectories(path.getParent());
     Files.writeString(path.resolveSibling("state.json.lock"), "");
@@ -187,7 +187,7 @@ class FileCheckpointStoreTest {
     try (FileCheckpointStore store = store(path, false)) {
       org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(path.getParent()), "root");
       assertThatThrownBy(() -> store.commit(Map.of("k", "1"), Fence.NONE))
-          .isInstanceOf(StoreUnavailableException.class)
+          .isInstanceOf(StoreAccessDeniedException.class)
           .hasMessageContaining(path.toString());
     } finally {
       Files.setPosixFilePermissions(path.getParent(), PosixFilePermissions.fromString("rwx------"));

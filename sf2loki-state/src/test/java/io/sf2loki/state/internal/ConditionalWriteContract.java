@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.spi.StoreAccessDeniedException;
 import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
@@ -296,15 +297,21 @@ public abstract class ConditionalWriteContract {
     assertThat(counter("sf2loki_checkpoint_commit_failures", "reason", "unavailable")).isEqualTo(1);
   }
 
-  /** A client error other than 412 (here 403) is reported at once, never retried. */
+  /** A client error other than 412 (here 403) is reported at once, never retried: permanent. */
   @Test
   void clientErrorsOtherThan412AreNotRetried() {
     forbidTheNextWrite();
     assertThatThrownBy(() -> store().commit(Map.of("k", "1"), Fence.NONE))
-        .isInstanceOf(StoreUnavailableException.class)
+        .isInstanceOf(StoreAccessDeniedException.class)
         .hasMessageContaining("403")
-        .hasMessageContaining("not retried");
+        .hasMessageContaining("not retried")
+        .satisfies(
+            e ->
+                assertThat(((StoreAccessDeniedException) e).failureClass().reason())
+                    .isEqualTo("store_access_denied"));
     assertThat(sleeps).isEmpty();
+    assertThat(counter("sf2loki_checkpoint_commit_failures", "reason", "access_denied"))
+        .isEqualTo(1);
   }
 
   /**
