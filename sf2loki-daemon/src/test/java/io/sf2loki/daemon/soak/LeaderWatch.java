@@ -1,6 +1,7 @@
 package io.sf2loki.daemon.soak;
 
 import io.sf2loki.daemon.ha.DaemonProcess;
+import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -142,7 +143,7 @@ final class LeaderWatch implements AutoCloseable {
   public void close() {
     thread.interrupt();
     try {
-      thread.join(5000);
+      thread.join(TestTiming.seconds(5).toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

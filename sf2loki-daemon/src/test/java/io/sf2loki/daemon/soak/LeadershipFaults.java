@@ -1,6 +1,7 @@
 package io.sf2loki.daemon.soak;
 
 import io.sf2loki.daemon.ha.DaemonProcess;
+import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,8 +16,11 @@ import java.util.Optional;
  */
 final class LeadershipFaults {
 
-  /** How long a replica, or a leader, may take to come back before the soak calls it a problem. */
-  static final Duration RECOVERY = Duration.ofSeconds(60);
+  /**
+   * How long a replica, or a leader, may take to come back before the soak calls it a problem (a
+   * bound: it scales with {@link TestTiming}).
+   */
+  static final Duration RECOVERY = TestTiming.seconds(60);
 
   private static final String[] CORRUPT_LEASES = {
     "not a lease at all",
@@ -92,7 +96,7 @@ final class LeadershipFaults {
       case TERM_LEADER -> {
         target.expectExit();
         p.sigterm();
-        int code = p.awaitExit(Duration.ofSeconds(20));
+        int code = p.awaitExit(TestTiming.seconds(20));
         if (code != 0) {
           tally.problem(p.name() + " exited " + code + " after SIGTERM, not 0");
           p.kill9();

@@ -1,6 +1,7 @@
 package io.sf2loki.daemon.soak;
 
 import io.sf2loki.testkit.ProtocolFake;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -20,7 +21,7 @@ final class ProtocolFaults {
   };
 
   /** How long a queued fault may wait to strike before the next one is queued anyway. */
-  static final Duration STRIKE_WAIT = Duration.ofSeconds(30);
+  static final Duration STRIKE_WAIT = TestTiming.seconds(30);
 
   private final FakeLoki loki;
   private final FakeSalesforce salesforce;

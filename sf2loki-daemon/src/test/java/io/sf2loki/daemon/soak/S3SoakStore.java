@@ -1,5 +1,6 @@
 package io.sf2loki.daemon.soak;
 
+import io.sf2loki.testkit.TestTiming;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,7 +67,7 @@ final class S3SoakStore implements SoakStore {
                 : null);
     try {
       proxy.start();
-      long deadline = System.nanoTime() + 30_000_000_000L;
+      long deadline = System.nanoTime() + TestTiming.seconds(30).toNanos();
       while (!"STARTED".equals(proxy.getState()) && System.nanoTime() < deadline) {
         Thread.sleep(5); // s3proxy offers no start callback
       }

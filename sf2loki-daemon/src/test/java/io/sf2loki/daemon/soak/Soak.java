@@ -4,6 +4,7 @@ import io.sf2loki.daemon.ha.CheckpointMonitor;
 import io.sf2loki.daemon.ha.DaemonProcess;
 import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.Ticker;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,7 +24,7 @@ import java.util.Map;
 final class Soak {
 
   /** How long the pair may take to deliver everything generated before the cut-off. */
-  static final Duration CATCH_UP = Duration.ofSeconds(120);
+  static final Duration CATCH_UP = TestTiming.seconds(120);
 
   private final SoakOptions options;
   private final Polling polling;
@@ -69,8 +70,9 @@ final class Soak {
       throws IOException, InterruptedException {
     try (LeaderWatch watch = new LeaderWatch(world, polling);
         CheckpointMonitor sampled = new CheckpointMonitor(world.store()::document)) {
-      if (watch.awaitLeader(Duration.ofSeconds(90)).isEmpty()) {
-        tally.problem("no leader within 90 s of the start");
+      Duration start = TestTiming.seconds(90);
+      if (watch.awaitLeader(start).isEmpty()) {
+        tally.problem("no leader within " + start.toSeconds() + " s of the start");
       }
       List<String> dealt = chaos(world, watch, tally, options.seedOf(kind));
       Files.write(runDir.resolve("faults.txt"), dealt);
@@ -159,7 +161,7 @@ final class Soak {
     }
     for (SoakNode node : world.nodes()) {
       DaemonProcess p = node.process().orElseThrow();
-      int code = p.awaitExit(Duration.ofSeconds(30));
+      int code = p.awaitExit(TestTiming.seconds(30));
       if (code != 0) {
         tally.problem(p.name() + " exited " + code + " after the final SIGTERM, not 0");
       }
