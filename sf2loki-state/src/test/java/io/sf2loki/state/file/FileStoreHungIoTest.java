@@ -40,8 +40,20 @@ class FileStoreHungIoTest {
   private final CountDownLatch mountBack = new CountDownLatch(1);
 
   @AfterEach
-  void mountAnswersAgain() {
+  void mountAnswersAgain() throws InterruptedException {
     mountBack.countDown();
+    // The released calls now do their real writes: let them land before @TempDir is deleted, or
+    // its clean-up races a temp file they create.
+    long deadline = System.nanoTime() + TestTiming.seconds(10).toNanos();
+    while (stuckThreads() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+  }
+
+  private double stuckThreads() {
+    return registry.find("sf2loki_file_io_stuck_threads").gauges().stream()
+        .mapToDouble(io.micrometer.core.instrument.Gauge::value)
+        .sum();
   }
 
   /** Blocks like a system call on a hung mount until the test brings the mount back. */
