@@ -29,9 +29,10 @@ class PipelineShutdownDuringStoreRetryTest {
         updates -> {
           retrying.countDown();
           try {
-            while (true) {
-              Thread.sleep(50); // the backoff between attempts against a store answering 503
-            }
+            // the backoff between attempts against a store answering 503: it only ends when the
+            // stop interrupts it
+            new CountDownLatch(1).await();
+            throw new AssertionError("unreachable");
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreUnavailableException("interrupted while retrying", e);

@@ -67,13 +67,11 @@ final class S3SoakStore implements SoakStore {
                 : null);
     try {
       proxy.start();
-      long deadline = System.nanoTime() + TestTiming.seconds(30).toNanos();
-      while (!"STARTED".equals(proxy.getState()) && System.nanoTime() < deadline) {
-        Thread.sleep(5); // s3proxy offers no start callback
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting s3proxy", e);
+      // s3proxy offers no start callback
+      org.awaitility.Awaitility.await()
+          .atMost(TestTiming.seconds(30))
+          .pollInterval(java.time.Duration.ofMillis(5))
+          .until(() -> "STARTED".equals(proxy.getState()));
     } catch (Exception e) {
       throw new IllegalStateException("cannot start s3proxy", e);
     }

@@ -40,14 +40,13 @@ class FileStoreHungIoTest {
   private final CountDownLatch mountBack = new CountDownLatch(1);
 
   @AfterEach
-  void mountAnswersAgain() throws InterruptedException {
+  void mountAnswersAgain() {
     mountBack.countDown();
     // The released calls now do their real writes: let them land before @TempDir is deleted, or
     // its clean-up races a temp file they create.
-    long deadline = System.nanoTime() + TestTiming.seconds(10).toNanos();
-    while (stuckThreads() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    org.awaitility.Awaitility.await()
+        .atMost(TestTiming.seconds(10))
+        .until(() -> stuckThreads() == 0);
   }
 
   private double stuckThreads() {

@@ -49,10 +49,11 @@ final class S3Fixture {
             .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ID, SECRET)
             .build();
     proxy.start();
-    long deadline = System.nanoTime() + TestTiming.seconds(30).toNanos();
-    while (!"STARTED".equals(proxy.getState()) && System.nanoTime() < deadline) {
-      Thread.sleep(5); // s3proxy offers no start callback
-    }
+    // s3proxy offers no start callback
+    org.awaitility.Awaitility.await()
+        .atMost(TestTiming.seconds(30))
+        .pollInterval(java.time.Duration.ofMillis(5))
+        .until(() -> "STARTED".equals(proxy.getState()));
     client =
         S3Client.builder()
             .endpointOverride(endpoint())
