@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.gcs.FakeGcsServer;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.pubsub.FakePubSub;
+import io.sf2loki.testkit.pubsub.PubSubFault;
+import io.sf2loki.testkit.pubsub.TopicSchemas;
 import io.sf2loki.testkit.salesforce.ApexLogs;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
@@ -68,6 +71,7 @@ class MetricsReferenceTest {
     plainAndRestartedEventLogFileRuns();
     runWithFaultsAtEveryNamedPoint();
     runFencedOnGcs();
+    runPubSubWithFaults();
 
     Set<String> documented = MetricsReference.documented();
     assertThat(minus(exposed, documented))
@@ -302,6 +306,60 @@ class MetricsReferenceTest {
                     "sf2loki_checkpoint_write_retries_total",
                     "sf2loki_checkpoint_commit_failures_total",
                     "sf2loki_checkpoint_fenced_commits_total")));
+      }
+    }
+  }
+
+  /**
+   * Pub/Sub: a corrupt stored id (fallback), a stall (watchdog), an auth error, undecodable
+   * payloads one per response (decode errors and a decode stall), a refused topic.
+   */
+  private void runPubSubWithFaults() throws Exception {
+    try (FakePubSub pubsub =
+        FakePubSub.builder()
+            .tokens(salesforce::isValidToken)
+            .standardTopics()
+            .deniedTopic("/event/ApiEventStream", TopicSchemas.loginEventStream())
+            .start()) {
+      Path state = dir.resolve("pubsub-state.json");
+      Files.writeString(state, "{\"pubsub:/event/LoginEventStream\": \"AAAAAAAAAAA=\"}");
+      pubsub.inject(PubSubFault.stream(PubSubFault.StreamKind.STALL, 1));
+      pubsub.inject(PubSubFault.stream(PubSubFault.StreamKind.AUTH_ERROR, 1));
+      pubsub.publish(FakePubSub.LOGIN, Map.of("Username", "a@example.com", "EventDate", 1L));
+      for (int i = 0; i < 3; i++) {
+        pubsub.publishRaw(FakePubSub.LOGIN, new byte[] {(byte) 0xff});
+      }
+      String sources =
+          """
+          sources.pubsub {
+            enabled = true
+            endpoint = "%s"
+            plaintext = true
+            topics = ["/event/LoginEventStream", "/event/ApiEventStream"]
+            default_num_requested = 1
+            stall_timeout = 300ms
+            reconnect_base = 10ms
+            reconnect_max = 100ms
+          }
+          """
+              .formatted(pubsub.target());
+      try (ComposedRun run = ComposedRun.start(config(state, sources))) {
+        exposed.addAll(
+            run.awaitExposed(
+                Set.of(
+                    "sf2loki_pubsub_events_received_total",
+                    "sf2loki_pubsub_pending_credits",
+                    "sf2loki_pubsub_stream_up",
+                    "sf2loki_pubsub_position_age_seconds",
+                    "sf2loki_pubsub_stream_stalls_total",
+                    "sf2loki_pubsub_reconnects_total",
+                    "sf2loki_pubsub_stream_errors_total",
+                    "sf2loki_pubsub_auth_refreshes_total",
+                    "sf2loki_pubsub_replay_fallbacks_total",
+                    "sf2loki_pubsub_topics_refused_total",
+                    "sf2loki_pubsub_decode_stalls_total",
+                    "sf2loki_decode_errors_total",
+                    "sf2loki_schema_cache_size")));
       }
     }
   }

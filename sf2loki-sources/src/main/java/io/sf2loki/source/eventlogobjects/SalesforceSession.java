@@ -2,6 +2,7 @@ package io.sf2loki.source.eventlogobjects;
 
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.auth.TokenProvider;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
@@ -15,9 +16,13 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
  * @param http the HTTP client; close it when the source ends
  * @param rest the REST/Tooling client
  * @param serverClock Salesforce's clock (settle bounds, lookback)
+ * @param tokens the run's token provider (the Pub/Sub channel's credentials read it too)
  */
 public record SalesforceSession(
-    CloseableHttpClient http, SalesforceRestClient rest, ServerClock serverClock) {
+    CloseableHttpClient http,
+    SalesforceRestClient rest,
+    ServerClock serverClock,
+    TokenProvider tokens) {
 
   /**
    * Opens the clients for one run of {@code source}; performs no network I/O until the first call.
@@ -30,6 +35,6 @@ public record SalesforceSession(
     ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), source);
     SalesforceRestClient rest =
         new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
-    return new SalesforceSession(http, rest, serverClock);
+    return new SalesforceSession(http, rest, serverClock, tokens);
   }
 }

@@ -49,6 +49,8 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
   private final Map<String, LogFileSpec> files = new ConcurrentHashMap<>();
   private final Map<String, Long> lengths = new ConcurrentHashMap<>();
   private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private final List<String> sobjects =
+      new CopyOnWriteArrayList<>(List.of("EventLogFile", "LoginEventStream", "ApiEventStream"));
   private final List<String> queries = new CopyOnWriteArrayList<>();
   private final Stats stats = new Stats();
   private final AtomicLong tokenCounter = new AtomicLong();
@@ -137,6 +139,15 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
   /** The generator of {@code spec}'s body, to recompute expected rows. */
   public LogFileCsv csv(LogFileSpec spec) {
     return new LogFileCsv(spec, settings.orgId());
+  }
+
+  /** Adds objects to the global describe ({@code sobjects}), e.g. platform or change events. */
+  public void addSObjects(String... names) {
+    sobjects.addAll(List.of(names));
+  }
+
+  List<String> sobjects() {
+    return List.copyOf(sobjects);
   }
 
   /** Makes every issued token invalid, as an org session timeout does. */
@@ -236,7 +247,8 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
     stats.tokenFailures.incrementAndGet();
   }
 
-  boolean isValidToken(String token) {
+  /** True while {@code token} was issued and not expired (the fake Pub/Sub checks tokens here). */
+  public boolean isValidToken(String token) {
     return tokens.contains(token);
   }
 

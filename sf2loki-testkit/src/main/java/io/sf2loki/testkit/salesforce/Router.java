@@ -151,8 +151,8 @@ final class Router implements HttpHandler {
       http.json(
           ex,
           200,
-          "{\"sobjects\":[{\"name\":\"EventLogFile\"},{\"name\":\"LoginEventStream\"},"
-              + "{\"name\":\"ApiEventStream\"}]}");
+          Json.write(
+              Map.of("sobjects", fake.sobjects().stream().map(n -> Map.of("name", n)).toList())));
     } else if (rest.equals("sobjects/EventLogFile/describe")) {
       http.json(ex, 200, "{\"name\":\"EventLogFile\",\"queryable\":true}");
     } else {

@@ -1,0 +1,142 @@
+package io.sf2loki.source.pubsub;
+
+import com.salesforce.eventbus.protobuf.ConsumerEvent;
+import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.shape.CanonicalJson;
+import io.sf2loki.shape.EventTimes;
+import io.sf2loki.shape.Shaped;
+import io.sf2loki.shape.Shaper;
+import io.sf2loki.shape.TypeShaping;
+import io.sf2loki.source.pubsub.decode.AvroPayloads;
+import io.sf2loki.source.pubsub.decode.ChangeBitmaps;
+import io.sf2loki.source.pubsub.decode.SchemaCache;
+import io.sf2loki.source.pubsub.replay.ReplayIds;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one received event into exactly one entry carrying the topic's position after it: the
+ * shaped line, a checkpoint-only entry when transforms or sampling drop it, or, for a payload that
+ * does not decode or names an unknown schema, a line holding the raw payload (base64) and the
+ * reason, so nothing is lost and the position never moves past an undelivered event.
+ */
+final class EventEntries {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventEntries.class);
+  private static final List<String> TIME_FIELDS = List.of("EventDate", "CreatedDate");
+
+  private final Shaper shaper;
+  private final SchemaCache schemas;
+  private final PubSubMetrics metrics;
+  private final PubSubConfig config;
+  private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+  EventEntries(Shaper shaper, SchemaCache schemas, PubSubMetrics metrics, PubSubConfig config) {
+    this.shaper = shaper;
+    this.schemas = schemas;
+    this.metrics = metrics;
+    this.config = config;
+  }
+
+  /** The result for one event: its entry, and whether it decoded. */
+  record Made(LogEntry entry, boolean decoded) {}
+
+  /**
+   * @throws Exception when the writer schema cannot be fetched now (a stream error: the caller
+   *     resubscribes from the position before this event, skipping nothing)
+   */
+  Made entry(String topic, ConsumerEvent event) throws Exception {
+    String hex = ReplayIds.hex(event.getReplayId());
+    CheckpointToken token =
+        new CheckpointToken(ReplayIds.key(topic), ReplayIds.encode(event.getReplayId()));
+    TypeShaping type =
+        new TypeShaping(eventType(topic), Optional.empty(), List.of(), config.sampleRate(topic));
+    Schema schema;
+    Map<String, Object> payload;
+    try {
+      schema = schemas.get(event.getEvent().getSchemaId());
+      payload = AvroPayloads.decode(schema, event.getEvent().getPayload().toByteArray());
+    } catch (SchemaCache.UnknownSchemaException e) {
+      return new Made(raw(topic, type, event, token, "UnknownSchema", e.getMessage()), false);
+    } catch (IOException e) {
+      return new Made(raw(topic, type, event, token, "PayloadDecode", e.getMessage()), false);
+    }
+    try {
+      ChangeBitmaps.expand(schema, payload);
+    } catch (ChangeBitmaps.MalformedBitmapException e) {
+      bad(topic, hex, "MalformedBitmap", e.getMessage()); // the raw bitmaps stay in the line
+    }
+    Shaped shaped =
+        shaper.shape(type, payload, (original, transformed) -> hex, List.of(), Optional.empty());
+    if (!(shaped instanceof Shaped.Kept kept)) {
+      return new Made(LogEntry.checkpointOnly(token), true);
+    }
+    Shaped.Kept timed =
+        new Shaped.Kept(eventTime(payload), kept.labels(), kept.line(), kept.metadata());
+    return new Made(timed.entry(Optional.of(token)), true);
+  }
+
+  /** {@code LoginEventStream} for {@code /event/LoginEventStream}. */
+  static String eventType(String topic) {
+    return topic.substring(topic.lastIndexOf('/') + 1);
+  }
+
+  private Instant eventTime(Map<String, Object> payload) {
+    if (payload.get(ChangeBitmaps.HEADER) instanceof Map<?, ?> header) {
+      Optional<Instant> commit = EventTimes.parse(header.get("commitTimestamp"));
+      if (commit.isPresent()) {
+        return commit.get();
+      }
+    }
+    return shaper.eventTime(payload, TIME_FIELDS, Optional.empty());
+  }
+
+  private LogEntry raw(
+      String topic,
+      TypeShaping type,
+      ConsumerEvent event,
+      CheckpointToken token,
+      String reason,
+      String detail) {
+    String hex = ReplayIds.hex(event.getReplayId());
+    bad(topic, hex, reason, detail);
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("decode_error", reason + ": " + detail);
+    line.put("replay_id", hex);
+    line.put("schema_id", event.getEvent().getSchemaId());
+    line.put(
+        "payload_base64",
+        Base64.getEncoder().encodeToString(event.getEvent().getPayload().toByteArray()));
+    Map<String, String> metadata = Map.of("level", "error");
+    return LogEntry.of(
+        EventTimes.epochNanos(shaper.eventTime(Map.of(), List.of(), Optional.empty())),
+        shaper.labels(type, Map.of()),
+        CanonicalJson.write(line),
+        metadata,
+        Optional.of(token));
+  }
+
+  private void bad(String topic, String hex, String reason, String detail) {
+    metrics.decodeError(topic, reason);
+    if (logged.add(topic + "|" + reason)) {
+      LOG.error(
+          "pubsub {}: event {} could not be decoded ({}: {}); shipped as a raw line, the stream"
+              + " goes on (further ones are only counted in sf2loki_decode_errors)",
+          topic,
+          hex,
+          reason,
+          detail);
+    }
+  }
+}

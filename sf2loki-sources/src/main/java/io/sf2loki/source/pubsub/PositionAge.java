@@ -1,0 +1,57 @@
+package io.sf2loki.source.pubsub;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The age of a topic's committed position, for {@code sf2loki_pubsub_position_age_seconds}: the
+ * time since the position now committed was received. A position loaded at the start of a run
+ * counts from that start. One per topic, used by its thread only.
+ */
+final class PositionAge {
+
+  private static final int MAX_TRACKED = 10_000;
+
+  private final String topic;
+  private final Clock clock;
+  private final PubSubMetrics metrics;
+  private final Map<String, Instant> received = new LinkedHashMap<>();
+  private Instant committedAt;
+
+  PositionAge(String topic, Clock clock, PubSubMetrics metrics) {
+    this.topic = topic;
+    this.clock = clock;
+    this.metrics = metrics;
+    this.committedAt = clock.instant();
+  }
+
+  /** A position was handed downstream now. */
+  void emitted(String value) {
+    received.put(value, clock.instant());
+    if (received.size() > MAX_TRACKED) {
+      Iterator<String> it = received.keySet().iterator();
+      it.next();
+      it.remove();
+    }
+  }
+
+  /** Reads the committed value and updates the gauge. */
+  void observe(Optional<String> committed) {
+    if (committed.isPresent()) {
+      Instant at = received.get(committed.get());
+      if (at != null) {
+        committedAt = at;
+        Iterator<Map.Entry<String, Instant>> it = received.entrySet().iterator();
+        while (it.hasNext() && !it.next().getKey().equals(committed.get())) {
+          it.remove();
+        }
+      }
+    }
+    metrics.positionAge(topic, Duration.between(committedAt, clock.instant()).toSeconds());
+  }
+}

@@ -1,0 +1,169 @@
+package io.sf2loki.source.pubsub;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.salesforce.auth.TokenProvider;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.shape.Categories;
+import io.sf2loki.shape.CategoryClaims;
+import io.sf2loki.shape.PromotedLabels;
+import io.sf2loki.shape.Shaper;
+import io.sf2loki.source.eventlogobjects.SalesforceSession;
+import io.sf2loki.source.pubsub.client.PubSubClient;
+import io.sf2loki.source.pubsub.decode.SchemaCache;
+import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.Source;
+import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.spi.SourceProvider;
+import java.io.Closeable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The {@code pubsub} source type. {@link #configure} binds {@code sources.pubsub} and {@code
+ * salesforce} without I/O; each run gets its own channel, HTTP client and token provider. Claims
+ * its explicit topics' categories for the overlap guard and discovers with {@code "*"}.
+ */
+public final class PubSubSourceProvider implements SourceProvider {
+
+  /** No I/O: the service loader instantiates every provider. */
+  public PubSubSourceProvider() {}
+
+  @Override
+  public String type() {
+    return PubSubSource.SOURCE;
+  }
+
+  @Override
+  public Factory configure(ConfigSection section) {
+    PubSubConfig config = PubSubConfig.bind(section);
+    SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
+    return new PubSubFactory(config, salesforce);
+  }
+
+  /** The bound configuration; creates the source and claims the topics' categories. */
+  record PubSubFactory(PubSubConfig config, SalesforceConfig salesforce)
+      implements Factory, CategoryClaims, PromotedLabels {
+
+    @Override
+    public List<Source> create(SourceEnvironment environment) {
+      return List.of(PubSubSourceProvider.create(config, salesforce, environment));
+    }
+
+    @Override
+    public Map<String, String> explicitCategories() {
+      Map<String, String> out = new LinkedHashMap<>();
+      config
+          .explicitTopics()
+          .forEach(t -> out.put(t, Categories.ofIdentifier(EventEntries.eventType(t))));
+      return out;
+    }
+
+    @Override
+    public boolean discovers() {
+      return config.discovers();
+    }
+
+    @Override
+    public Set<String> promotedLabels() {
+      return Set.of();
+    }
+  }
+
+  /** Wires a source for one run; public so library users can skip the config loader. */
+  public static PubSubSource create(
+      PubSubConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    SalesforceSession session = SalesforceSession.open(salesforce, env, PubSubSource.SOURCE);
+    Supplier<String> tenant = tenantId(salesforce.orgId(), session.rest());
+    return create(config, session.rest(), session.tokens(), tenant, env, session.http());
+  }
+
+  /**
+   * Wires a source around an existing REST client and token provider.
+   *
+   * @param tenantId the org id sent as {@code tenantid}
+   * @param resources closed with the source
+   */
+  public static PubSubSource create(
+      PubSubConfig config,
+      SalesforceRestClient rest,
+      TokenProvider tokens,
+      Supplier<String> tenantId,
+      SourceEnvironment env,
+      Closeable resources) {
+    PubSubMetrics metrics = new PubSubMetrics(env.metrics());
+    PubSubClient client =
+        new PubSubClient(
+            config.endpoint(),
+            config.plaintext(),
+            config.credits(),
+            tokens,
+            tenantId,
+            config.callTimeout());
+    SchemaCache schemas = new SchemaCache(client.schemaFetcher(), config.schemaCacheSize());
+    metrics.schemaCache(schemas::size);
+    Shaper shaper =
+        new Shaper(
+            PubSubSource.SOURCE,
+            config.shaping(),
+            env.deploymentLabels(),
+            env.clock(),
+            env.metrics());
+    EventEntries entries = new EventEntries(shaper, schemas, metrics, config);
+    Backoff backoff =
+        Backoff.exponential(config.reconnectBase(), config.reconnectMax(), env.random());
+    TopicDiscovery discovery =
+        new TopicDiscovery(config, rest, client, env.categoryOwnership(), metrics);
+    return new PubSubSource(
+        discovery::topics,
+        topic ->
+            new TopicSubscriber(
+                topic,
+                client,
+                entries,
+                config,
+                metrics,
+                backoff,
+                env.ticker(),
+                new PositionAge(topic, env.clock(), metrics)),
+        config.rediscoveryInterval(),
+        env.threads(),
+        PubSubSource.closing(client, resources));
+  }
+
+  /** The configured org id, else the one userinfo names (asked once, on the first call). */
+  static Supplier<String> tenantId(Optional<String> configured, SalesforceRestClient rest) {
+    if (configured.isPresent()) {
+      return configured::get;
+    }
+    return new Supplier<>() {
+      private volatile String known;
+
+      @Override
+      public String get() {
+        String v = known;
+        if (v == null) {
+          try {
+            JsonNode info = rest.getJson("/services/oauth2/userinfo");
+            v = info.path("organization_id").asText("");
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking userinfo for the org id", e);
+          } catch (Exception e) {
+            throw new IllegalStateException("userinfo did not name the org id: " + e, e);
+          }
+          if (v.isEmpty()) {
+            throw new IllegalStateException("userinfo has no organization_id");
+          }
+          known = v;
+        }
+        return v;
+      }
+    };
+  }
+}

@@ -1,0 +1,223 @@
+package io.sf2loki.source.pubsub;
+
+import com.google.protobuf.ByteString;
+import com.salesforce.eventbus.protobuf.ConsumerEvent;
+import com.salesforce.eventbus.protobuf.FetchResponse;
+import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.source.pubsub.client.PubSubCallException;
+import io.sf2loki.source.pubsub.client.PubSubClient;
+import io.sf2loki.source.pubsub.client.StreamFailure;
+import io.sf2loki.source.pubsub.client.TopicStream;
+import io.sf2loki.source.pubsub.replay.ReplayIds;
+import io.sf2loki.source.pubsub.replay.ReplayStart;
+import io.sf2loki.spi.SourceContext;
+import io.sf2loki.spi.Ticker;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One topic's subscription for a run: subscribe, hand each response's events downstream (each
+ * carrying its replay id), top the credits up, checkpoint keepalive positions, and on any end
+ * resubscribe after the last position handed downstream, with capped backoff. Only a corrupt or
+ * expired replay id changes where it starts, and only by the configured policy.
+ */
+final class TopicSubscriber {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TopicSubscriber.class);
+  private static final Duration POLL = Duration.ofMillis(200);
+  private static final int STALL_STREAK = 3;
+
+  private final String topic;
+  private final PubSubClient client;
+  private final EventEntries entries;
+  private final PubSubConfig config;
+  private final PubSubMetrics metrics;
+  private final Backoff backoff;
+  private final Ticker ticker;
+  private final PositionAge age;
+  private ByteString position = ByteString.EMPTY; // the last id handed downstream
+  private int failedBatches;
+  private int schemaFailures;
+
+  TopicSubscriber(
+      String topic,
+      PubSubClient client,
+      EventEntries entries,
+      PubSubConfig config,
+      PubSubMetrics metrics,
+      Backoff backoff,
+      Ticker ticker,
+      PositionAge age) {
+    this.topic = topic;
+    this.client = client;
+    this.entries = entries;
+    this.config = config;
+    this.metrics = metrics;
+    this.backoff = backoff;
+    this.ticker = ticker;
+    this.age = age;
+  }
+
+  /** Streams until a stop is requested. */
+  void run(SourceContext ctx) throws Exception {
+    String key = ReplayIds.key(topic);
+    Optional<String> stored = ctx.checkpoint(key);
+    Optional<ByteString> id = stored.flatMap(ReplayIds::decode);
+    if (stored.isPresent() && id.isEmpty()) {
+      metrics.checkpointLoadError();
+      LOG.error(
+          "pubsub {}: stored position '{}' is not a base64 replay id; starting from replay_preset"
+              + " {}",
+          topic,
+          stored.get(),
+          config.replayPreset());
+    }
+    ReplayStart start = ReplayStart.of(id, config.replayPreset());
+    position = id.orElse(ByteString.EMPTY);
+    int attempt = 0;
+    while (!ctx.stopRequested()) {
+      if (++attempt > 1) {
+        metrics.reconnect(topic);
+      }
+      Outcome outcome = stream(ctx, start);
+      metrics.streamUp(topic, false);
+      if (outcome.received()) {
+        attempt = 1; // the backoff resets after the first message on a connection
+      }
+      Optional<StreamFailure> failure = outcome.failure();
+      if (failure.isPresent() && failure.get() instanceof StreamFailure.CorruptReplay c) {
+        if (start.custom()) {
+          if (config.invalidReplay() == PubSubConfig.InvalidReplay.FAIL) {
+            throw new InvalidReplayIdException(
+                topic, ReplayIds.hex(start.replayId()), c.description());
+          }
+          metrics.replayFallback(topic);
+          LOG.error(
+              "pubsub {}: replay id {} is expired or corrupt ({}); resuming from EARLIEST"
+                  + " (duplicates possible, no gap)",
+              topic,
+              ReplayIds.hex(start.replayId()),
+              c.description());
+          position = ByteString.EMPTY;
+          start = ReplayStart.earliest();
+          continue;
+        }
+      }
+      failure.ifPresent(f -> report(f));
+      if (!position.isEmpty()) {
+        start = ReplayStart.after(position);
+      }
+      Duration delay =
+          failure.isPresent() && failure.get() instanceof StreamFailure.Permanent
+              ? config.reconnectMax()
+              : backoff.delay(attempt);
+      if (ctx.awaitStop(delay)) {
+        return;
+      }
+    }
+  }
+
+  private void report(StreamFailure f) {
+    metrics.streamError(topic, f.code());
+    if (f instanceof StreamFailure.Auth a) {
+      metrics.authRefresh(topic);
+      client.invalidateToken();
+      LOG.info("pubsub {}: token refused ({}); refreshing it", topic, a.description());
+    } else if (f instanceof StreamFailure.Permanent p) {
+      LOG.error(
+          "pubsub {}: {} (needs a fix in the org or the configuration; retrying every {})",
+          topic,
+          p.description(),
+          config.reconnectMax());
+    } else {
+      LOG.warn("pubsub {}: stream ended: {}; resubscribing", topic, f.description());
+    }
+  }
+
+  /** How one Subscribe call ended. */
+  private record Outcome(boolean received, Optional<StreamFailure> failure) {}
+
+  private Outcome stream(SourceContext ctx, ReplayStart start) throws Exception {
+    LOG.debug("pubsub {}: subscribing from {}", topic, start);
+    boolean received = false;
+    long lastMessage = ticker.nanoTime();
+    try (TopicStream s = client.subscribe(topic, start, config.credits())) {
+      while (!ctx.stopRequested()) {
+        age.observe(ctx.checkpoint(ReplayIds.key(topic)));
+        Optional<TopicStream.Message> m = s.next(POLL);
+        if (m.isEmpty()) {
+          if (ticker.nanoTime() - lastMessage >= config.stallTimeout().toNanos()) {
+            metrics.stall(topic);
+            LOG.warn("pubsub {}: no message for {}; reconnecting", topic, config.stallTimeout());
+            return new Outcome(received, Optional.empty());
+          }
+          continue;
+        }
+        if (m.get() instanceof TopicStream.Ended ended) {
+          return new Outcome(received, ended.failure());
+        }
+        FetchResponse r = ((TopicStream.Response) m.get()).response();
+        lastMessage = ticker.nanoTime();
+        if (!received) {
+          received = true;
+          metrics.streamUp(topic, true);
+        }
+        Optional<StreamFailure> failed = deliver(ctx, r);
+        if (failed.isPresent()) {
+          return new Outcome(true, failed);
+        }
+        metrics.pendingCredits(topic, r.getPendingNumRequested());
+        s.topUp();
+      }
+      return new Outcome(received, Optional.empty());
+    }
+  }
+
+  /** Hands a response downstream; a schema that cannot be fetched now ends the stream. */
+  private Optional<StreamFailure> deliver(SourceContext ctx, FetchResponse r)
+      throws InterruptedException {
+    int decoded = 0;
+    for (ConsumerEvent event : r.getEventsList()) {
+      EventEntries.Made made;
+      try {
+        made = entries.entry(topic, event);
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        if (++schemaFailures == STALL_STREAK) {
+          metrics.decodeStall(topic);
+          LOG.error("pubsub {}: {} schema fetches in a row failed", topic, STALL_STREAK);
+        }
+        return Optional.of(
+            e instanceof PubSubCallException call
+                ? call.failure() // an auth error refreshes the token
+                : new StreamFailure.Transient("schema.fetch", e.getMessage()));
+      }
+      schemaFailures = 0;
+      ctx.emit(made.entry());
+      age.emitted(ReplayIds.encode(event.getReplayId()));
+      position = event.getReplayId();
+      decoded += made.decoded() ? 1 : 0;
+    }
+    metrics.received(topic, r.getEventsCount());
+    if (r.getEventsCount() > 0) {
+      failedBatches = decoded == 0 ? failedBatches + 1 : 0;
+      if (failedBatches == STALL_STREAK) {
+        metrics.decodeStall(topic);
+        LOG.error("pubsub {}: {} batches in a row failed to decode", topic, STALL_STREAK);
+      }
+    }
+    ByteString latest = r.getLatestReplayId();
+    if (!latest.isEmpty() && !latest.equals(position)) {
+      String value = ReplayIds.encode(latest);
+      ctx.emit(LogEntry.checkpointOnly(new CheckpointToken(ReplayIds.key(topic), value)));
+      age.emitted(value);
+      position = latest;
+    }
+    return Optional.empty();
+  }
+}

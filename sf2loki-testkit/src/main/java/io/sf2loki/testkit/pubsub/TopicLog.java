@@ -1,0 +1,151 @@
+package io.sf2loki.testkit.pubsub;
+
+import com.google.protobuf.ByteString;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.apache.avro.Schema;
+
+/**
+ * One topic's append-only event log: 8-byte big-endian replay ids with random gaps, a retention
+ * window on the fake's clock, the topic's current schema and the schemas of its past events.
+ * Thread-safe.
+ */
+final class TopicLog {
+
+  /**
+   * A stored position: an event, or a marker (another org's traffic) that only moves the stream's
+   * position.
+   */
+  record Stored(
+      long id, String schemaId, byte[] payload, String eventId, Instant at, boolean marker) {
+
+    ByteString replayId() {
+      return TopicLog.replayId(id);
+    }
+  }
+
+  private final String name;
+  private final Clock clock;
+  private final Duration retention;
+  private final Random random;
+  private final List<Stored> log = new ArrayList<>();
+  private volatile Schema schema;
+  private volatile boolean canSubscribe = true;
+  private long nextId;
+
+  TopicLog(String name, Schema schema, Clock clock, Duration retention, Random random) {
+    this.name = name;
+    this.schema = schema;
+    this.clock = clock;
+    this.retention = retention;
+    this.random = random;
+    this.nextId = 1000 + random.nextInt(1000);
+  }
+
+  String name() {
+    return name;
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  void schema(Schema next) {
+    this.schema = next;
+  }
+
+  boolean canSubscribe() {
+    return canSubscribe;
+  }
+
+  void canSubscribe(boolean v) {
+    this.canSubscribe = v;
+  }
+
+  synchronized Stored append(String schemaId, byte[] payload, String eventId, boolean marker) {
+    nextId += 1 + random.nextInt(7);
+    Stored s = new Stored(nextId, schemaId, payload, eventId, clock.instant(), marker);
+    log.add(s);
+    notifyAll();
+    return s;
+  }
+
+  /** Org migration: every stored id becomes unknown and the ids start again lower. */
+  synchronized void migrate() {
+    log.clear();
+    nextId = random.nextInt(500);
+  }
+
+  /** The position just before the oldest retained entry (EARLIEST). */
+  synchronized long earliest() {
+    purge();
+    return log.isEmpty() ? nextId : log.get(0).id() - 1;
+  }
+
+  /** The tip (LATEST): new events only. */
+  synchronized long latest() {
+    return log.isEmpty() ? nextId : log.get(log.size() - 1).id();
+  }
+
+  /** The position of a stored replay id, or empty when it is unknown, purged or malformed. */
+  synchronized Optional<Long> positionOf(ByteString replayId) {
+    if (replayId.size() != 8) {
+      return Optional.empty();
+    }
+    purge();
+    long id = ByteBuffer.wrap(replayId.toByteArray()).getLong();
+    int i = indexAfter(id - 1);
+    return i < log.size() && log.get(i).id() == id ? Optional.of(id) : Optional.empty();
+  }
+
+  /** Up to {@code max} entries after {@code position}, markers included. */
+  synchronized List<Stored> after(long position, int max) {
+    purge();
+    int i = indexAfter(position);
+    return List.copyOf(log.subList(i, Math.min(log.size(), i + max)));
+  }
+
+  /** Waits up to {@code millis} for an append. */
+  synchronized void awaitAppend(long millis) throws InterruptedException {
+    wait(millis);
+  }
+
+  synchronized int size() {
+    return log.size();
+  }
+
+  static ByteString replayId(long id) {
+    return ByteString.copyFrom(ByteBuffer.allocate(8).putLong(id).array());
+  }
+
+  private int indexAfter(long position) {
+    int lo = 0;
+    int hi = log.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (log.get(mid).id() <= position) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  private void purge() {
+    Instant horizon = clock.instant().minus(retention);
+    int n = 0;
+    while (n < log.size() && log.get(n).at().isBefore(horizon)) {
+      n++;
+    }
+    if (n > 0) {
+      log.subList(0, n).clear();
+    }
+  }
+}

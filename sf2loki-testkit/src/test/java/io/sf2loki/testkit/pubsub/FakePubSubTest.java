@@ -1,0 +1,274 @@
+package io.sf2loki.testkit.pubsub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import com.salesforce.eventbus.protobuf.FetchResponse;
+import com.salesforce.eventbus.protobuf.ReplayPreset;
+import com.salesforce.eventbus.protobuf.SchemaRequest;
+import com.salesforce.eventbus.protobuf.TopicRequest;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.avro.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class FakePubSubTest {
+
+  private static final String LOGIN = FakePubSub.LOGIN;
+  private FakePubSub fake;
+  private RawClient client;
+
+  private void start(FakePubSub.Builder builder) throws Exception {
+    fake = builder.standardTopics().start();
+    client = new RawClient(fake, "tok");
+  }
+
+  @AfterEach
+  void close() {
+    if (client != null) {
+      client.close();
+    }
+    if (fake != null) {
+      fake.close();
+    }
+  }
+
+  private void publishLogins(int n) {
+    for (int i = 0; i < n; i++) {
+      fake.publish(LOGIN, Map.of("Username", "u" + i + "@example.com", "EventDate", 1_000L + i));
+    }
+  }
+
+  private static List<FetchResponse> responsesUntil(RawClient.Stream s, int events)
+      throws InterruptedException {
+    List<FetchResponse> out = new ArrayList<>();
+    int seen = 0;
+    while (seen < events) {
+      FetchResponse r = s.response();
+      out.add(r);
+      seen += r.getEventsCount();
+    }
+    return out;
+  }
+
+  @Test
+  void deliversNoMoreEventsThanRequestedAndReportsTheRemainingCredits() throws Exception {
+    start(FakePubSub.builder().keepalive(Duration.ofSeconds(30)));
+    publishLogins(10);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 4);
+    List<FetchResponse> got = responsesUntil(s, 4);
+    assertThat(got.stream().mapToInt(FetchResponse::getEventsCount).sum()).isEqualTo(4);
+    assertThat(got.get(got.size() - 1).getPendingNumRequested()).isZero();
+    assertThat(s.arrived.poll(200, TimeUnit.MILLISECONDS)).isNull();
+    s.request(3);
+    assertThat(responsesUntil(s, 3).stream().mapToInt(FetchResponse::getEventsCount).sum())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void capsOutstandingCreditsAtOneHundredInsteadOfRejecting() throws Exception {
+    start(FakePubSub.builder().keepalive(Duration.ofSeconds(30)));
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.LATEST, ByteString.EMPTY, 80);
+    s.request(80);
+    publishLogins(150);
+    assertThat(responsesUntil(s, 100).stream().mapToInt(FetchResponse::getEventsCount).sum())
+        .isEqualTo(100);
+    assertThat(fake.maxOutstanding()).isEqualTo(100);
+  }
+
+  @Test
+  void sendsAKeepaliveWithTheLatestPositionWhileCreditsWait() throws Exception {
+    start(FakePubSub.builder().keepalive(Duration.ofMillis(100)));
+    publishLogins(1);
+    ByteString advanced = fake.advancePosition(LOGIN);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 5);
+    assertThat(s.response().getEventsCount()).isEqualTo(1);
+    FetchResponse keepalive = s.response();
+    assertThat(keepalive.getEventsCount()).isZero();
+    assertThat(keepalive.getLatestReplayId()).isEqualTo(advanced);
+    assertThat(keepalive.getPendingNumRequested()).isEqualTo(4);
+  }
+
+  @Test
+  void customResumesStrictlyAfterTheGivenReplayId() throws Exception {
+    start(FakePubSub.builder().keepalive(Duration.ofSeconds(30)));
+    publishLogins(2);
+    ByteString second = fake.publish(LOGIN, Map.of("Username", "third"));
+    publishLogins(1);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.CUSTOM, second, 10);
+    FetchResponse r = s.response();
+    assertThat(r.getEvents(0).getReplayId()).isNotEqualTo(second);
+    assertThat(r.getEventsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void anUnknownReplayIdFailsAfterTheFirstRequestWithTheCorruptedTrailer() throws Exception {
+    start(FakePubSub.builder());
+    RawClient.Stream s =
+        client.subscribe(
+            LOGIN,
+            ReplayPreset.CUSTOM,
+            ByteString.copyFrom(new byte[] {0, 0, 0, 0, 0, 0, 0, 9}),
+            5);
+    StatusRuntimeException e = s.error();
+    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(RawClient.errorCode(e))
+        .isEqualTo("sfdc.platform.eventbus.grpc.subscription.fetch.replayid.corrupted");
+    assertThat(e.getStatus().getDescription()).contains("rpcId: ");
+  }
+
+  @Test
+  void customWithoutAReplayIdFailsValidation() throws Exception {
+    start(FakePubSub.builder());
+    StatusRuntimeException e =
+        client.subscribe(LOGIN, ReplayPreset.CUSTOM, ByteString.EMPTY, 5).error();
+    assertThat(RawClient.errorCode(e)).endsWith("subscription.fetch.replayid.validation.failed");
+  }
+
+  @Test
+  void anEventPastRetentionCanNoLongerBeResumedFrom() throws Exception {
+    AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+    Clock clock =
+        new Clock() {
+          @Override
+          public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public Instant instant() {
+            return now.get();
+          }
+        };
+    start(FakePubSub.builder().clock(clock).retention(Duration.ofHours(72)));
+    ByteString old = fake.publish(LOGIN, Map.of("Username", "old"));
+    now.set(now.get().plus(Duration.ofHours(73)));
+    StatusRuntimeException e = client.subscribe(LOGIN, ReplayPreset.CUSTOM, old, 5).error();
+    assertThat(RawClient.errorCode(e)).endsWith("replayid.corrupted");
+    assertThat(fake.stored(LOGIN)).isZero();
+  }
+
+  @Test
+  void aCallWithoutTheAuthHeadersIsUnauthenticated() throws Exception {
+    start(FakePubSub.builder().tokens(t -> t.equals("good")));
+    assertThatThrownBy(
+            () -> client.blocking.getTopic(TopicRequest.newBuilder().setTopicName(LOGIN).build()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+              assertThat(RawClient.errorCode(e))
+                  .isEqualTo("sfdc.platform.eventbus.grpc.service.auth.error");
+            });
+  }
+
+  @Test
+  void anAuthErrorMidStreamRevokesTheTokenItUsed() throws Exception {
+    start(FakePubSub.builder());
+    fake.inject(PubSubFault.stream(PubSubFault.StreamKind.AUTH_ERROR, 2));
+    publishLogins(5);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 10);
+    responsesUntil(s, 2);
+    assertThat(s.error().getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+    assertThatThrownBy(
+            () -> client.blocking.getSchema(SchemaRequest.newBuilder().setSchemaId("x").build()))
+        .hasMessageContaining("UNAUTHENTICATED");
+  }
+
+  @Test
+  void aResetStreamFaultCutsTheStreamWithoutATrailerAfterItsEvents() throws Exception {
+    start(FakePubSub.builder());
+    fake.inject(PubSubFault.stream(PubSubFault.StreamKind.RST_STREAM, 3));
+    publishLogins(10);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 10);
+    assertThat(responsesUntil(s, 3).stream().mapToInt(FetchResponse::getEventsCount).sum())
+        .isEqualTo(3);
+    StatusRuntimeException e = s.error();
+    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(RawClient.errorCode(e)).isNull();
+  }
+
+  @Test
+  void aStalledStreamSendsNothingNotEvenKeepalives() throws Exception {
+    start(FakePubSub.builder().keepalive(Duration.ofMillis(50)));
+    fake.inject(PubSubFault.stream(PubSubFault.StreamKind.STALL, 0));
+    publishLogins(3);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 10);
+    assertThat(s.arrived.poll(400, TimeUnit.MILLISECONDS)).isNull();
+  }
+
+  @Test
+  void aStreamWithNoCreditsAndNoRequestsEndsAfterTheIdleTimeout() throws Exception {
+    start(FakePubSub.builder().idleTimeout(Duration.ofMillis(200)));
+    publishLogins(1);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 1);
+    assertThat(s.response().getEventsCount()).isEqualTo(1);
+    assertThat(s.next()).isEqualTo("completed");
+  }
+
+  @Test
+  void aChangedTopicNameOnTheStreamIsAnInvalidArgument() throws Exception {
+    start(FakePubSub.builder());
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.LATEST, ByteString.EMPTY, 1);
+    s.requests.onNext(
+        com.salesforce.eventbus.protobuf.FetchRequest.newBuilder()
+            .setTopicName(FakePubSub.ORDER)
+            .setNumRequested(1)
+            .build());
+    assertThat(RawClient.errorCode(s.error())).endsWith("subscription.fetch.topic.mismatch");
+  }
+
+  @Test
+  void getSchemaServesEachEventsWriterSchemaAcrossAnEvolution() throws Exception {
+    start(FakePubSub.builder());
+    fake.publish(LOGIN, Map.of("Username", "before"));
+    Schema v2 =
+        new Schema.Parser()
+            .parse(
+                TopicSchemas.loginEventStream().toString().replace("\"Browser\"", "\"Platform\""));
+    fake.evolveSchema(LOGIN, v2);
+    fake.publish(LOGIN, Map.of("Username", "after"));
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 2);
+    List<String> ids = new ArrayList<>();
+    responsesUntil(s, 2)
+        .forEach(r -> r.getEventsList().forEach(e -> ids.add(e.getEvent().getSchemaId())));
+    assertThat(ids).doesNotHaveDuplicates();
+    for (String id : ids) {
+      String json =
+          client
+              .blocking
+              .getSchema(SchemaRequest.newBuilder().setSchemaId(id).build())
+              .getSchemaJson();
+      assertThat(new Schema.Parser().parse(json).getName()).isEqualTo("LoginEventStream");
+    }
+  }
+
+  @Test
+  void getTopicReportsWhetherTheCallerMaySubscribe() throws Exception {
+    start(FakePubSub.builder());
+    fake.canSubscribe(FakePubSub.REPORT, false);
+    var info =
+        client.blocking.getTopic(TopicRequest.newBuilder().setTopicName(FakePubSub.REPORT).build());
+    assertThat(info.getCanSubscribe()).isFalse();
+    assertThat(info.getTenantGuid()).isEqualTo(fake.orgId());
+    StatusRuntimeException e =
+        client.subscribe(FakePubSub.REPORT, ReplayPreset.LATEST, ByteString.EMPTY, 1).error();
+    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+  }
+}
