@@ -124,10 +124,12 @@ public final class ConfigDocs {
     if (placeholder) {
       out.append(indent).append("# ").append(PLACEHOLDER_NOTE).append('\n');
     }
+    // HOCON reads a bare `include` as its include directive, so that key is quoted
+    String name = key.name().equals("include") ? "\"include\"" : key.name();
     if (value.isPresent()) {
-      out.append(indent).append(key.name()).append(" = ").append(value.get()).append('\n');
+      out.append(indent).append(name).append(" = ").append(value.get()).append('\n');
     } else {
-      out.append(indent).append("# ").append(key.name()).append(" = \n");
+      out.append(indent).append("# ").append(name).append(" = \n");
     }
   }
 

@@ -79,11 +79,11 @@ class FakePubSubTest {
   @Test
   void capsOutstandingCreditsAtOneHundredInsteadOfRejecting() throws Exception {
     start(FakePubSub.builder().keepalive(Duration.ofSeconds(30)));
-    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.LATEST, ByteString.EMPTY, 80);
-    s.request(80);
     publishLogins(150);
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 150);
     assertThat(responsesUntil(s, 100).stream().mapToInt(FetchResponse::getEventsCount).sum())
         .isEqualTo(100);
+    assertThat(s.arrived.poll(200, TimeUnit.MILLISECONDS)).isNull();
     assertThat(fake.maxOutstanding()).isEqualTo(100);
   }
 
