@@ -11,12 +11,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Samples the checkpoint document every 50 ms on its own thread and records every regression: an
  * EventLogFile watermark ({@code last_created}), an event object's watermark ({@code last_ts}) or
- * the {@code __fence_epoch__} going backwards. {@link #fed()} makes one that only checks the
- * documents handed to {@link #observe}, such as every version a store write log recorded.
+ * the {@code __fence_epoch__} going backwards, and, when given an order, any other key of a prefix
+ * (such as {@code pubsub:}, whose opaque replay ids only a test knows the order of). {@link #fed()}
+ * makes one that only checks the documents handed to {@link #observe}, such as every version a
+ * store write log recorded.
  */
 public final class CheckpointMonitor implements AutoCloseable {
 
@@ -26,6 +29,9 @@ public final class CheckpointMonitor implements AutoCloseable {
 
   private final Supplier<Map<String, String>> state;
   private final Map<String, OffsetDateTime> watermarks = new HashMap<>();
+  private final String orderedPrefix;
+  private final ToLongFunction<String> order;
+  private final Map<String, Long> positions = new HashMap<>();
   private final List<String> regressions = new ArrayList<>();
   private final Thread sampler;
   private long epoch = -1;
@@ -33,7 +39,18 @@ public final class CheckpointMonitor implements AutoCloseable {
 
   /** Samples {@code state} every 50 ms until {@link #close()}. */
   public CheckpointMonitor(Supplier<Map<String, String>> state) {
+    this(state, "\0", v -> 0);
+  }
+
+  /**
+   * Samples {@code state} every 50 ms until {@link #close()}, also checking that the values of the
+   * keys starting with {@code prefix} never go backwards by {@code order}.
+   */
+  public CheckpointMonitor(
+      Supplier<Map<String, String>> state, String prefix, ToLongFunction<String> order) {
     this.state = state;
+    this.orderedPrefix = prefix;
+    this.order = order;
     this.sampler = new Thread(this::loop, "checkpoint-monitor");
     sampler.setDaemon(true);
     sampler.start();
@@ -41,6 +58,8 @@ public final class CheckpointMonitor implements AutoCloseable {
 
   private CheckpointMonitor() {
     this.state = Map::of;
+    this.orderedPrefix = "\0";
+    this.order = v -> 0;
     this.sampler = null;
   }
 
@@ -82,6 +101,15 @@ public final class CheckpointMonitor implements AutoCloseable {
       epoch = Math.max(epoch, e);
     }
     for (Map.Entry<String, String> entry : doc.entrySet()) {
+      if (entry.getKey().startsWith(orderedPrefix)) {
+        long at = order.applyAsLong(entry.getValue());
+        Long before = positions.put(entry.getKey(), at);
+        if (before != null && at < before) {
+          regressions.add(entry.getKey() + " went from position " + before + " to " + at);
+          positions.put(entry.getKey(), before);
+        }
+        continue;
+      }
       String field =
           entry.getKey().startsWith("eventlogfile:")
               ? "last_created"

@@ -32,34 +32,12 @@ class FailoverIT {
     cluster.close();
   }
 
-  /** Starts two daemons and waits until exactly one leads; returns {leader, standby}. */
-  private List<DaemonProcess> pair(Duration ttl, Duration renew) throws Exception {
-    DaemonProcess a = cluster.launch(cluster.node("node-a", ttl, renew));
-    DaemonProcess b = cluster.launch(cluster.node("node-b", ttl, renew));
-    await("one leader, one standby")
-        .atMost(TestTiming.seconds(60))
-        .pollInterval(POLL)
-        .until(
-            () ->
-                a.readyz().ready() && b.readyz().standby()
-                    || b.readyz().ready() && a.readyz().standby());
-    DaemonProcess leader = a.readyz().ready() ? a : b;
-    DaemonProcess standby = leader == a ? b : a;
-    // Exactly one, not just at one instant.
-    await()
-        .during(Duration.ofSeconds(2))
-        .atMost(Duration.ofSeconds(2).plus(TestTiming.seconds(1)))
-        .pollInterval(POLL)
-        .until(() -> leader.readyz().ready() && standby.readyz().standby());
-    return List.of(leader, standby);
-  }
-
   @Test
   void killedLeaderIsReplacedWithinTtlAndEveryGeneratedRowArrives() throws Exception {
     Duration ttl = Duration.ofSeconds(3);
     Duration renew = Duration.ofSeconds(1);
     try (CheckpointMonitor monitor = new CheckpointMonitor(cluster::state)) {
-      List<DaemonProcess> pair = pair(ttl, renew);
+      List<DaemonProcess> pair = cluster.pair(ttl, renew, HaCluster.EVENT_LOG_FILES);
       DaemonProcess leader = pair.get(0);
       DaemonProcess standby = pair.get(1);
       await("the leader ships")
@@ -101,7 +79,7 @@ class FailoverIT {
     Duration ttl = Duration.ofSeconds(20);
     Duration renew = Duration.ofSeconds(1);
     try (CheckpointMonitor monitor = new CheckpointMonitor(cluster::state)) {
-      List<DaemonProcess> pair = pair(ttl, renew);
+      List<DaemonProcess> pair = cluster.pair(ttl, renew, HaCluster.EVENT_LOG_FILES);
       DaemonProcess leader = pair.get(0);
       DaemonProcess standby = pair.get(1);
       await("the leader ships")

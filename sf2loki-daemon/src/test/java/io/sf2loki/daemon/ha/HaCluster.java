@@ -1,5 +1,7 @@
 package io.sf2loki.daemon.ha;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.testkit.TestTiming;
@@ -33,6 +35,7 @@ import java.util.TreeMap;
 final class HaCluster implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration POLL = Duration.ofMillis(100);
 
   /** A daemon's config file and its HTTP port. */
   record Node(String name, Path config, int httpPort) {}
@@ -97,15 +100,26 @@ final class HaCluster implements AutoCloseable {
     return loki;
   }
 
+  /** The sources of {@link #node(String, Duration, Duration)}: the org's EventLogFiles. */
+  static final String EVENT_LOG_FILES =
+      """
+      sources.eventlogfile { enabled = true, event_types = ["*"], poll_interval = 1s
+                             settle_window = 0s, lookback = 3h }
+      """;
+
   /** Writes the config of a file_lease node sharing this cluster's state and lease files. */
   Node node(String name, Duration ttl, Duration renewInterval) throws IOException {
+    return node(name, ttl, renewInterval, EVENT_LOG_FILES);
+  }
+
+  /** {@link #node(String, Duration, Duration)} with {@code sources} (HOCON) as its sources. */
+  Node node(String name, Duration ttl, Duration renewInterval, String sources) throws IOException {
     int port = freePort();
     String hocon =
         """
         salesforce { login_url = "%s", auth_mode = client_credentials
                      client_id = ha-client, client_secret = ha-secret }
-        sources.eventlogfile { enabled = true, event_types = ["*"], poll_interval = 1s
-                               settle_window = 0s, lookback = 3h }
+        %s
         sink.loki { url = "%s", batch.flush_interval = 200ms }
         state.file.path = "%s"
         coordinate { type = file_lease
@@ -114,6 +128,7 @@ final class HaCluster implements AutoCloseable {
         """
             .formatted(
                 salesforce.baseUrl(),
+                sources,
                 loki.baseUri(),
                 statePath(),
                 leasePath(),
@@ -134,6 +149,31 @@ final class HaCluster implements AutoCloseable {
             node.name(), node.config(), node.httpPort(), dir.resolve(node.name() + ".log"));
     processes.add(p);
     return p;
+  }
+
+  /**
+   * Launches {@code node-a} and {@code node-b} with {@code sources} and waits until exactly one
+   * leads, steadily; returns {leader, standby}.
+   */
+  List<DaemonProcess> pair(Duration ttl, Duration renew, String sources) throws IOException {
+    DaemonProcess a = launch(node("node-a", ttl, renew, sources));
+    DaemonProcess b = launch(node("node-b", ttl, renew, sources));
+    await("one leader, one standby")
+        .atMost(TestTiming.seconds(60))
+        .pollInterval(POLL)
+        .until(
+            () ->
+                a.readyz().ready() && b.readyz().standby()
+                    || b.readyz().ready() && a.readyz().standby());
+    DaemonProcess leader = a.readyz().ready() ? a : b;
+    DaemonProcess standby = leader == a ? b : a;
+    // Exactly one, not just at one instant.
+    await()
+        .during(Duration.ofSeconds(2))
+        .atMost(Duration.ofSeconds(2).plus(TestTiming.seconds(1)))
+        .pollInterval(POLL)
+        .until(() -> leader.readyz().ready() && standby.readyz().standby());
+    return List.of(leader, standby);
   }
 
   /** The checkpoint document as it is on disk now; empty when absent. */
