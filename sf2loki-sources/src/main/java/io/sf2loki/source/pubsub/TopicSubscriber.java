@@ -188,7 +188,16 @@ final class TopicSubscriber {
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
-        if (++schemaFailures == STALL_STREAK) {
+        if (++schemaFailures == 1) {
+          LOG.warn(
+              "pubsub {}: the writer schema {} of event {} could not be fetched ({}); resubscribing"
+                  + " after the last delivered event, skipping nothing",
+              topic,
+              event.getEvent().getSchemaId(),
+              ReplayIds.hex(event.getReplayId()),
+              e.getMessage());
+        }
+        if (schemaFailures == STALL_STREAK) {
           metrics.decodeStall(topic);
           LOG.error("pubsub {}: {} schema fetches in a row failed", topic, STALL_STREAK);
         }

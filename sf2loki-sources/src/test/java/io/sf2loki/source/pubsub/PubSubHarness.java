@@ -1,8 +1,10 @@
 package io.sf2loki.source.pubsub;
 
+import com.google.protobuf.ByteString;
 import com.typesafe.config.ConfigFactory;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.ConfigReader;
+import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
@@ -17,6 +19,8 @@ import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -82,6 +86,11 @@ final class PubSubHarness implements AutoCloseable {
 
   /** Starts a source with {@code body} over the test defaults, from {@code committed}. */
   Run start(String body, Map<String, String> committed) {
+    return start(body, new StreamingContext(committed));
+  }
+
+  /** Starts a source with {@code body} over the test defaults on {@code ctx}. */
+  Run start(String body, StreamingContext ctx) {
     ConfigReader root =
         ConfigReader.of(
             ConfigFactory.parseString(
@@ -104,9 +113,53 @@ final class PubSubHarness implements AutoCloseable {
             Map.of("job", "sf2loki"));
     PubSubSource source =
         PubSubSourceProvider.create(config, rest, tokens, pubsub::orgId, env, () -> {});
-    return new Run(new StreamingContext(committed), source);
+    return new Run(ctx, source);
   }
 
+  /** Publishes LoginEventStream events {@code ev-from} on, {@code n} of them; their replay ids. */
+  List<ByteString> publish(int from, int n) {
+    List<ByteString> ids = new ArrayList<>();
+    for (int i = from; i < from + n; i++) {
+      ids.add(
+          pubsub.publish(
+              FakePubSub.LOGIN,
+              Map.of(
+                  "Username", "u" + i + "@example.com",
+                  "EventDate", 1_780_000_000_000L + i,
+                  "EventIdentifier", "ev-" + i)));
+    }
+    return ids;
+  }
+
+  /** The {@code EventIdentifier} of each line. */
+  static List<String> identifiers(List<LogEntry> lines) {
+    return lines.stream()
+        .map(e -> e.line().replaceAll(".*\"EventIdentifier\": \"([^\"]+)\".*", "$1"))
+        .toList();
+  }
+
+  /** An AccountChangeEvent UPDATE of {@code name} whose changedFields are {@code changed}. */
+  static Map<String, Object> changeEvent(List<String> changed, String name) {
+    return Map.of(
+        "ChangeEventHeader",
+        Map.ofEntries(
+            Map.entry("entityName", "Account"),
+            Map.entry("recordIds", List.of("001000000000001AAA")),
+            Map.entry("changeType", "UPDATE"),
+            Map.entry("changeOrigin", "com/salesforce/api/soap/60.0"),
+            Map.entry("transactionKey", "tx"),
+            Map.entry("sequenceNumber", 1),
+            Map.entry("commitTimestamp", 1_780_000_000_123L),
+            Map.entry("commitNumber", 5L),
+            Map.entry("commitUser", "005000000000001AAA"),
+            Map.entry("nulledFields", List.of()),
+            Map.entry("diffFields", List.of()),
+            Map.entry("changedFields", changed)),
+        "Name",
+        name);
+  }
+
+  /** {@code name{topic}}'s count, 0 when absent. */
   double counter(String name, String topic) {
     var c = metrics.find(name).tag("topic", topic).counter();
     return c == null ? 0 : c.count();

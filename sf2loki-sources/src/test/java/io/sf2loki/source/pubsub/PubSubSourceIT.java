@@ -38,17 +38,7 @@ class PubSubSourceIT {
   }
 
   private List<ByteString> publish(int n) {
-    List<ByteString> ids = new java.util.ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      ids.add(
-          h.pubsub.publish(
-              LOGIN,
-              Map.of(
-                  "Username", "u" + i + "@example.com",
-                  "EventDate", 1_780_000_000_000L + i,
-                  "EventIdentifier", "ev-" + i)));
-    }
-    return ids;
+    return h.publish(0, n);
   }
 
   private static Duration wait(int s) {
@@ -56,9 +46,7 @@ class PubSubSourceIT {
   }
 
   private static List<String> identifiers(List<LogEntry> lines) {
-    return lines.stream()
-        .map(e -> e.line().replaceAll(".*\"EventIdentifier\": \"([^\"]+)\".*", "$1"))
-        .toList();
+    return PubSubHarness.identifiers(lines);
   }
 
   @Test
@@ -242,24 +230,7 @@ class PubSubSourceIT {
   void changeEventBitmapsArriveAsFieldNames() throws Exception {
     harness(FakePubSub.builder());
     h.pubsub.publish(
-        FakePubSub.ACCOUNT_CHANGE,
-        Map.of(
-            "ChangeEventHeader",
-            Map.ofEntries(
-                Map.entry("entityName", "Account"),
-                Map.entry("recordIds", List.of("001000000000001AAA")),
-                Map.entry("changeType", "UPDATE"),
-                Map.entry("changeOrigin", "com/salesforce/api/soap/60.0"),
-                Map.entry("transactionKey", "tx"),
-                Map.entry("sequenceNumber", 1),
-                Map.entry("commitTimestamp", 1_780_000_000_123L),
-                Map.entry("commitNumber", 5L),
-                Map.entry("commitUser", "005000000000001AAA"),
-                Map.entry("nulledFields", List.of()),
-                Map.entry("diffFields", List.of()),
-                Map.entry("changedFields", List.of("0x12", "4-0x14"))),
-            "Name",
-            "Acme"));
+        FakePubSub.ACCOUNT_CHANGE, PubSubHarness.changeEvent(List.of("0x12", "4-0x14"), "Acme"));
     try (PubSubHarness.Run run =
         h.start("topics = [\"/data/AccountChangeEvent\"], replay_preset = EARLIEST", Map.of())) {
       await().atMost(wait(10)).until(() -> run.ctx.lines().size() == 1);

@@ -21,17 +21,40 @@ final class StreamingContext implements SourceContext {
   private final List<LogEntry> entries = new ArrayList<>();
   private final CountDownLatch stop = new CountDownLatch(1);
   private volatile boolean commit = true;
+  private volatile int holdAfter = Integer.MAX_VALUE;
+  private final CountDownLatch released = new CountDownLatch(1);
 
   StreamingContext(Map<String, String> committed) {
     this.committed = new ConcurrentHashMap<>(committed);
   }
 
   @Override
-  public synchronized void emit(LogEntry entry) {
+  public void emit(LogEntry entry) throws InterruptedException {
+    if (size() >= holdAfter) {
+      released.await(); // a full lane: emit blocks until the test releases it
+    }
+    record(entry);
+  }
+
+  private synchronized void record(LogEntry entry) {
     entries.add(entry);
     if (commit) {
       entry.checkpoint().ifPresent(t -> committed.put(t.key(), t.value()));
     }
+  }
+
+  private synchronized int size() {
+    return entries.size();
+  }
+
+  /** Once {@code n} entries were emitted, further emits block until {@link #release()}. */
+  void holdAfter(int n) {
+    holdAfter = n;
+  }
+
+  /** Unblocks the emits {@link #holdAfter} holds, for good. */
+  void release() {
+    released.countDown();
   }
 
   /** From now on entries are recorded but nothing more is committed (Loki stops accepting). */
