@@ -108,6 +108,12 @@ public final class DaemonProcess implements AutoCloseable {
     }
   }
 
+  /** Standing by after at least one of its commits was fenced (a demoted leader come back). */
+  public boolean fencedAndStandingBy() {
+    return readyz().standby()
+        && metric("sf2loki_checkpoint_commits_total", "outcome=\"fenced\"") >= 1;
+  }
+
   /**
    * The sum of the Prometheus samples of {@code metric} whose label set contains {@code labels}
    * (e.g. {@code outcome="fenced"}); 0 when absent or unreachable.

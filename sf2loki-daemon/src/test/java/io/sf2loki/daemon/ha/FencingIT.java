@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.testkit.TestTiming;
-import io.sf2loki.testkit.loki.Fault;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,17 +90,9 @@ class FencingIT {
 
   @Test
   void pausedLeaderIsFencedOnResumeAndStandsByWithoutExiting() throws Exception {
-    DaemonProcess a = cluster.launch(cluster.node("node-a", TTL, RENEW));
-    DaemonProcess b = cluster.launch(cluster.node("node-b", TTL, RENEW));
-    await("one leader, one standby")
-        .atMost(TestTiming.seconds(60))
-        .pollInterval(POLL)
-        .until(
-            () ->
-                a.readyz().ready() && b.readyz().standby()
-                    || b.readyz().ready() && a.readyz().standby());
-    DaemonProcess paused = a.readyz().ready() ? a : b;
-    DaemonProcess successor = paused == a ? b : a;
+    List<DaemonProcess> pair = cluster.pair(TTL, RENEW, HaCluster.EVENT_LOG_FILES);
+    DaemonProcess paused = pair.get(0);
+    DaemonProcess successor = pair.get(1);
     await("the leader ships")
         .atMost(TestTiming.seconds(30))
         .until(() -> cluster.loki().lines().size() >= 20);
@@ -108,11 +100,7 @@ class FencingIT {
 
     // Pause the leader while a push of its is held in Loki: it resumes with a delivered batch
     // to commit, whichever it notices first, the takeover or the push's answer.
-    cluster.loki().addFault(Fault.latency(Duration.ofSeconds(6), 1));
-    await("a push is in flight")
-        .atMost(TestTiming.seconds(20))
-        .pollInterval(Duration.ofMillis(10))
-        .until(() -> cluster.loki().pendingFaults() == 0);
+    cluster.holdNextPush(Duration.ofSeconds(6));
     paused.sigstop();
     await("the standby takes over while the leader is paused beyond the ttl")
         .atMost(TTL.plus(RENEW).plus(TestTiming.seconds(10)))
@@ -130,11 +118,7 @@ class FencingIT {
       await("the resumed leader's commit is fenced and it stands by")
           .atMost(TestTiming.seconds(20))
           .pollInterval(POLL)
-          .until(
-              () ->
-                  paused.readyz().standby()
-                      && paused.metric("sf2loki_checkpoint_commits_total", "outcome=\"fenced\"")
-                          >= 1);
+          .until(paused::fencedAndStandingBy);
       System.out.println(
           "fenced commits of the resumed leader: "
               + paused.metric("sf2loki_fenced_commits_total", ""));

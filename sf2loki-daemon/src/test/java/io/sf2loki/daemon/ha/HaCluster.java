@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.loki.LokiLimits;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.LogFileCsv;
@@ -174,6 +175,15 @@ final class HaCluster implements AutoCloseable {
         .pollInterval(POLL)
         .until(() -> leader.readyz().ready() && standby.readyz().standby());
     return List.of(leader, standby);
+  }
+
+  /** Makes Loki hold the next push for {@code delay}, and waits until that push is in flight. */
+  void holdNextPush(Duration delay) {
+    loki.addFault(Fault.latency(delay, 1));
+    await("a push is in flight")
+        .atMost(TestTiming.seconds(20))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> loki.pendingFaults() == 0);
   }
 
   /** The checkpoint document as it is on disk now; empty when absent. */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.testkit.TestTiming;
-import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.pubsub.RecordedFetch;
 import java.nio.file.Path;
@@ -137,11 +136,7 @@ class PubSubFailoverIT {
       DaemonProcess standby = pair.get(1);
 
       // Killed while Loki holds a push of its: Loki accepts that batch, nobody commits it.
-      cluster.loki().addFault(Fault.latency(Duration.ofSeconds(2), 1));
-      await("a push is in flight")
-          .atMost(TestTiming.seconds(20))
-          .pollInterval(Duration.ofMillis(10))
-          .until(() -> cluster.loki().pendingFaults() == 0);
+      cluster.holdNextPush(Duration.ofSeconds(2));
       leader.kill9(); // returns once the process is gone: nothing of it commits after
       int committed = committedEvent();
       int fetchesAtKill = pubsub.fetches().size();
@@ -176,11 +171,7 @@ class PubSubFailoverIT {
     long duplicatesBefore = cluster.loki().stats().duplicates();
 
     // Paused while Loki holds a push of its: it resumes with a delivered batch to commit.
-    cluster.loki().addFault(Fault.latency(Duration.ofSeconds(6), 1));
-    await("a push is in flight")
-        .atMost(TestTiming.seconds(20))
-        .pollInterval(Duration.ofMillis(10))
-        .until(() -> cluster.loki().pendingFaults() == 0);
+    cluster.holdNextPush(Duration.ofSeconds(6));
     paused.sigstop();
     int fetchesAtPause = pubsub.fetches().size();
     int committedAtPause = committedEvent();
@@ -208,11 +199,7 @@ class PubSubFailoverIT {
       await("the resumed leader's commit is fenced and it stands by")
           .atMost(TestTiming.seconds(20))
           .pollInterval(POLL)
-          .until(
-              () ->
-                  paused.readyz().standby()
-                      && paused.metric("sf2loki_checkpoint_commits_total", "outcome=\"fenced\"")
-                          >= 1);
+          .until(paused::fencedAndStandingBy);
       everyEventArrives(100);
       // A commit of the old leader would move the position back to its own, older one.
       assertThat(monitor.regressions()).isEmpty();

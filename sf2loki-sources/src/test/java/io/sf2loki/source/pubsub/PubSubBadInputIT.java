@@ -12,7 +12,6 @@ import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.pubsub.PubSubFault;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,20 +19,11 @@ import org.junit.jupiter.api.Test;
  * Bad input on a live stream: each kind is counted, logged once with the topic and replay id, and
  * handled without losing the rest of the stream or moving the position past an undelivered event.
  */
-class PubSubBadInputIT {
-
-  private static final String LOGIN = FakePubSub.LOGIN;
-  private static final String TOPICS = "topics = [\"/event/LoginEventStream\"]";
-  private PubSubHarness h;
+class PubSubBadInputIT extends PubSubTestBase {
 
   @BeforeEach
   void start() throws Exception {
-    h = new PubSubHarness(FakePubSub.builder().standardTopics());
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    h.close();
+    harness(FakePubSub.builder());
   }
 
   private double decodeErrors(String reason) {
@@ -78,9 +68,8 @@ class PubSubBadInputIT {
 
   @Test
   void aMalformedBitmapShipsTheChangeEventWithItsRawBitmapsAndCountsIt() throws Exception {
-    h.pubsub.publish(
-        FakePubSub.ACCOUNT_CHANGE, PubSubHarness.changeEvent(List.of("0x80000000"), "Acme"));
-    h.pubsub.publish(FakePubSub.ACCOUNT_CHANGE, PubSubHarness.changeEvent(List.of("0x2"), "Next"));
+    h.pubsub.publish(FakePubSub.ACCOUNT_CHANGE, ChangeEvents.update(List.of("0x80000000"), "Acme"));
+    h.pubsub.publish(FakePubSub.ACCOUNT_CHANGE, ChangeEvents.update(List.of("0x2"), "Next"));
     try (LogCapture log = new LogCapture(EventEntries.class);
         PubSubHarness.Run run =
             h.start(

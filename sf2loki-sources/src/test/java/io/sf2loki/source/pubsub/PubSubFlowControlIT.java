@@ -13,30 +13,13 @@ import io.sf2loki.testkit.pubsub.RecordedFetch;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Credits as backpressure: never more than 100 pending, topped up only after the events were handed
  * downstream, a keepalive position emitted after every event before it, and 1 MB events.
  */
-class PubSubFlowControlIT {
-
-  private static final String LOGIN = FakePubSub.LOGIN;
-  private static final String TOPICS = "topics = [\"/event/LoginEventStream\"]";
-  private PubSubHarness h;
-
-  private PubSubHarness harness(FakePubSub.Builder fake) throws Exception {
-    h = new PubSubHarness(fake.standardTopics());
-    return h;
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    if (h != null) {
-      h.close();
-    }
-  }
+class PubSubFlowControlIT extends PubSubTestBase {
 
   @Test
   void theDefaultCreditsKeepAtMostOneHundredPendingAndTopUpOnceHalfAreUsed() throws Exception {

@@ -138,27 +138,6 @@ final class PubSubHarness implements AutoCloseable {
         .toList();
   }
 
-  /** An AccountChangeEvent UPDATE of {@code name} whose changedFields are {@code changed}. */
-  static Map<String, Object> changeEvent(List<String> changed, String name) {
-    return Map.of(
-        "ChangeEventHeader",
-        Map.ofEntries(
-            Map.entry("entityName", "Account"),
-            Map.entry("recordIds", List.of("001000000000001AAA")),
-            Map.entry("changeType", "UPDATE"),
-            Map.entry("changeOrigin", "com/salesforce/api/soap/60.0"),
-            Map.entry("transactionKey", "tx"),
-            Map.entry("sequenceNumber", 1),
-            Map.entry("commitTimestamp", 1_780_000_000_123L),
-            Map.entry("commitNumber", 5L),
-            Map.entry("commitUser", "005000000000001AAA"),
-            Map.entry("nulledFields", List.of()),
-            Map.entry("diffFields", List.of()),
-            Map.entry("changedFields", changed)),
-        "Name",
-        name);
-  }
-
   /** {@code name{topic}}'s count, 0 when absent. */
   double counter(String name, String topic) {
     var c = metrics.find(name).tag("topic", topic).counter();

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,24 +20,9 @@ import org.junit.jupiter.api.Test;
  * tail again), from EARLIEST when the stored id fell out of retention, and an explicit topic the
  * user may not read named with the permission it lacks and picked up once granted.
  */
-class PubSubResumeIT {
+class PubSubResumeIT extends PubSubTestBase {
 
-  private static final String LOGIN = FakePubSub.LOGIN;
   private static final String KEY = "pubsub:" + LOGIN;
-  private static final String TOPICS = "topics = [\"/event/LoginEventStream\"]";
-  private PubSubHarness h;
-
-  private PubSubHarness harness(FakePubSub.Builder fake) throws Exception {
-    h = new PubSubHarness(fake.standardTopics());
-    return h;
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    if (h != null) {
-      h.close();
-    }
-  }
 
   @Test
   void aRestartSendsAgainOnlyTheEventsLokiHadNotAcknowledged() throws Exception {

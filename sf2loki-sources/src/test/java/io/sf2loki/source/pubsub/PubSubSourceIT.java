@@ -16,26 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class PubSubSourceIT {
-
-  private static final String LOGIN = FakePubSub.LOGIN;
-  private static final String TOPICS = "topics = [\"/event/LoginEventStream\"]";
-  private PubSubHarness h;
-
-  private PubSubHarness harness(FakePubSub.Builder fake) throws Exception {
-    h = new PubSubHarness(fake.standardTopics());
-    return h;
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    if (h != null) {
-      h.close();
-    }
-  }
+class PubSubSourceIT extends PubSubTestBase {
 
   private List<ByteString> publish(int n) {
     return h.publish(0, n);
@@ -230,7 +213,7 @@ class PubSubSourceIT {
   void changeEventBitmapsArriveAsFieldNames() throws Exception {
     harness(FakePubSub.builder());
     h.pubsub.publish(
-        FakePubSub.ACCOUNT_CHANGE, PubSubHarness.changeEvent(List.of("0x12", "4-0x14"), "Acme"));
+        FakePubSub.ACCOUNT_CHANGE, ChangeEvents.update(List.of("0x12", "4-0x14"), "Acme"));
     try (PubSubHarness.Run run =
         h.start("topics = [\"/data/AccountChangeEvent\"], replay_preset = EARLIEST", Map.of())) {
       await().atMost(wait(10)).until(() -> run.ctx.lines().size() == 1);

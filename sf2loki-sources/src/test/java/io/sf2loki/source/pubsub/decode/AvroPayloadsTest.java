@@ -3,9 +3,11 @@ package io.sf2loki.source.pubsub.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sf2loki.source.pubsub.ChangeEvents;
 import io.sf2loki.testkit.pubsub.TopicSchemas;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -16,29 +18,10 @@ class AvroPayloadsTest {
   private static final Schema ACCOUNT = TopicSchemas.accountChangeEvent();
 
   private static byte[] account() {
-    return TopicSchemas.encode(
-        ACCOUNT,
-        Map.of(
-            "ChangeEventHeader",
-            Map.ofEntries(
-                Map.entry("entityName", "Account"),
-                Map.entry("recordIds", List.of("001000000000001AAA")),
-                Map.entry("changeType", "UPDATE"),
-                Map.entry("changeOrigin", "origin"),
-                Map.entry("transactionKey", "tx"),
-                Map.entry("sequenceNumber", 1),
-                Map.entry("commitTimestamp", 1_780_000_000_123L),
-                Map.entry("commitNumber", 5L),
-                Map.entry("commitUser", "005000000000001AAA"),
-                Map.entry("nulledFields", List.of()),
-                Map.entry("diffFields", List.of()),
-                Map.entry("changedFields", List.of("0x2"))),
-            "Name",
-            "Acme",
-            "BillingAddress",
-            Map.of("City", "Lyon"),
-            "LastModifiedDate",
-            1_780_000_000_000L));
+    Map<String, Object> fields = new LinkedHashMap<>(ChangeEvents.update(List.of("0x2"), "Acme"));
+    fields.put("BillingAddress", Map.of("City", "Lyon"));
+    fields.put("LastModifiedDate", 1_780_000_000_000L);
+    return TopicSchemas.encode(ACCOUNT, fields);
   }
 
   @Test
@@ -72,7 +55,7 @@ class AvroPayloadsTest {
   }
 
   private static Map<String, Object> addressWithCity(String city) {
-    Map<String, Object> address = new java.util.LinkedHashMap<>();
+    Map<String, Object> address = new LinkedHashMap<>();
     for (String f : List.of("Street", "City", "State", "PostalCode", "Country")) {
       address.put(f, f.equals("City") ? city : null);
     }
