@@ -5,15 +5,22 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -60,6 +67,35 @@ class StateRepairFencingLeaderTest {
     salesforce.close();
   }
 
+  /** The lease the pair shares: a file, or a Kubernetes Lease on the fabric8 mock API server. */
+  private String coordinator = "";
+
+  private void useFileLease() {
+    coordinator =
+        "coordinate {\n  type = file_lease\n  file_lease { path = \""
+            + dir.resolve("leader.lease")
+            + "\", holder_id = HOLDER, ttl = 3s, renew_interval = 1s }\n}\n";
+  }
+
+  private void useK8sLease(KubernetesMockServer server) throws Exception {
+    Path kubeconfig =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            """
+            apiVersion: v1
+            kind: Config
+            clusters: [{name: mock, cluster: {server: "%s"}}]
+            users: [{name: test, user: {token: test}}]
+            contexts: [{name: mock, context: {cluster: mock, user: test, namespace: default}}]
+            current-context: mock
+            """
+                .formatted(server.url("/").replaceAll("/$", "")));
+    coordinator =
+        "coordinate {\n  type = k8s_lease\n  k8s_lease { kubeconfig = \""
+            + kubeconfig
+            + "\", identity = HOLDER, lease_duration = 3s, renew_interval = 1s }\n}\n";
+  }
+
   private String config(String holder) {
     return """
         salesforce {
@@ -77,19 +113,10 @@ class StateRepairFencingLeaderTest {
         }
         sink.loki.url = "%s"
         state { store = file, file.path = "%s" }
-        coordinate {
-          type = file_lease
-          file_lease { path = "%s", holder_id = %s, ttl = 3s, renew_interval = 1s }
-        }
         service.shutdown_grace = 2s
         """
-        .formatted(
-            salesforce.baseUrl(),
-            OBJECT,
-            loki.baseUri(),
-            state,
-            dir.resolve("leader.lease"),
-            holder);
+            .formatted(salesforce.baseUrl(), OBJECT, loki.baseUri(), state)
+        + coordinator.replace("HOLDER", holder);
   }
 
   private Map<String, String> document() throws Exception {
@@ -105,7 +132,32 @@ class StateRepairFencingLeaderTest {
   }
 
   @Test
-  void aRepairWhileThePairRunsFencesTheLeaderWhichResumesFromTheRepairedValue() throws Exception {
+  void aRepairWhileAFileLeasePairRunsFencesTheLeaderWhichResumesFromTheRepairedValue()
+      throws Exception {
+    useFileLease();
+    repairWhileThePairRuns();
+  }
+
+  @Test
+  void aRepairWhileAK8sLeasePairRunsFencesTheLeaderWhichResumesFromTheRepairedValue()
+      throws Exception {
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new KubernetesCrudDispatcher(Collections.emptyList()),
+            false);
+    server.start(InetAddress.getByName("127.0.0.1"), 0);
+    try {
+      useK8sLease(server);
+      repairWhileThePairRuns();
+    } finally {
+      server.destroy();
+    }
+  }
+
+  private void repairWhileThePairRuns() throws Exception {
     Path cliConfig = Files.writeString(dir.resolve("cli.conf"), config("cli"));
     try (LivePair pair = LivePair.start(List.of(config("a"), config("b")))) {
       await("the pair ingests the first 20 events")
@@ -171,6 +223,7 @@ class StateRepairFencingLeaderTest {
 
   @Test
   void withoutTheFlagARunningLeaderStillRefusesTheRepair() throws Exception {
+    useFileLease();
     Path cliConfig = Files.writeString(dir.resolve("cli.conf"), config("cli"));
     try (LivePair pair = LivePair.start(List.of(config("a")))) {
       await()
@@ -189,10 +242,8 @@ class StateRepairFencingLeaderTest {
 
   @Test
   void underNoopTheFlagIsRefusedWithTheReason() throws Exception {
-    Path cliConfig =
-        Files.writeString(
-            dir.resolve("cli.conf"),
-            config("cli").replaceAll("(?s)coordinate \\{.*?\\n\\}\\n", "coordinate.type = noop\n"));
+    coordinator = "coordinate.type = noop\n";
+    Path cliConfig = Files.writeString(dir.resolve("cli.conf"), config("cli"));
     CliRun refused =
         CliRun.of("--config", cliConfig.toString(), "state", "delete", KEY, "--fence-leader");
     assertThat(refused.exitCode()).isEqualTo(1);
