@@ -4,6 +4,7 @@ import io.sf2loki.cli.command.CliEnvironment;
 import io.sf2loki.cli.command.CommandFailedException;
 import io.sf2loki.cli.command.GlobalOptions;
 import io.sf2loki.cli.command.RootCommand;
+import io.sf2loki.cli.migrate.PythonConfigException;
 import io.sf2loki.config.ConfigInvalidException;
 import io.sf2loki.spi.StoreException;
 import picocli.CommandLine;
@@ -64,7 +65,9 @@ public final class Cli {
   }
 
   static int exitCode(Throwable e) {
-    if (e instanceof ConfigInvalidException || e instanceof CommandLine.ParameterException) {
+    if (e instanceof ConfigInvalidException
+        || e instanceof PythonConfigException
+        || e instanceof CommandLine.ParameterException) {
       return USAGE;
     }
     if (e instanceof CommandFailedException || e instanceof StoreException) {

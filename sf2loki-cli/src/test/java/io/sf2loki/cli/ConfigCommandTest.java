@@ -20,6 +20,38 @@ class ConfigCommandTest {
   }
 
   @Test
+  void exampleFollowsTheDataPath() {
+    String example = CliRun.of("config", "example").out();
+    int salesforce = example.indexOf("\nsalesforce {");
+    int sources = example.indexOf("\nsources {");
+    int sink = example.indexOf("\nsink {");
+    int state = example.indexOf("\nstate {");
+    int coordinate = example.indexOf("\ncoordinate {");
+    int service = example.indexOf("\nservice {");
+    assertThat(salesforce).isNotNegative();
+    assertThat(java.util.List.of(salesforce, sources, sink, state, coordinate, service)).isSorted();
+  }
+
+  @Test
+  void minimalExampleChecksOkOnceItsRequiredValuesAreFilled(@TempDir Path dir) throws Exception {
+    CliRun minimal = CliRun.of("config", "example", "--minimal");
+    assertThat(minimal.exitCode()).isZero();
+    Path unfilled = Files.writeString(dir.resolve("unfilled.conf"), minimal.out());
+    assertThat(CliRun.of("--config", unfilled.toString(), "config", "check").exitCode())
+        .isEqualTo(2);
+    String filled =
+        minimal
+            .out()
+            .replace("client_id = \"\"", "client_id = \"3MVG9-test\"")
+            .replace("client_secret = \"\"", "client_secret = \"s3cret\"");
+    Path file = Files.writeString(dir.resolve("minimal.conf"), filled);
+    CliRun check = CliRun.of("--config", file.toString(), "config", "check");
+    assertThat(check.exitCode()).as(check.err()).isZero();
+    assertThat(minimal.out().lines().filter(l -> !l.isBlank() && !l.startsWith("#")).count())
+        .isLessThanOrEqualTo(12);
+  }
+
+  @Test
   void configIsAcceptedBeforeOrAfterTheCommand(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("typo.conf");
     Files.writeString(file, "sink.loki.ulr = x\n");

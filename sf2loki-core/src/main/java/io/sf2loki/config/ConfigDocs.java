@@ -1,6 +1,7 @@
 package io.sf2loki.config;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -86,7 +87,7 @@ public final class ConfigDocs {
         .append("# Fill in the values marked REQUIRED, then run `sf2loki-cli --config FILE config")
         .append(" check`.\n");
     List<String> open = new ArrayList<>();
-    for (KeyDoc key : schema.keys()) {
+    for (KeyDoc key : inDataPathOrder(schema.keys())) {
       List<String> sectionPath = List.of(parent(key.path()).split("\\."));
       int common = 0;
       while (common < open.size()
@@ -113,6 +114,21 @@ public final class ConfigDocs {
       out.append("  ".repeat(open.size())).append("}\n");
     }
     return out.toString();
+  }
+
+  /**
+   * The example reads the way data flows: salesforce, sources, sink, state, coordinate, service.
+   */
+  private static List<KeyDoc> inDataPathOrder(List<KeyDoc> keys) {
+    List<String> order = List.of("salesforce", "sources", "sink", "state", "coordinate", "service");
+    List<KeyDoc> sorted = new ArrayList<>(keys);
+    sorted.sort(
+        Comparator.comparingInt(
+            (KeyDoc key) -> {
+              int rank = order.indexOf(key.path().split("\\.", 2)[0]);
+              return rank < 0 ? order.size() : rank;
+            }));
+    return sorted;
   }
 
   private static void appendKey(StringBuilder out, int depth, KeyDoc key) {

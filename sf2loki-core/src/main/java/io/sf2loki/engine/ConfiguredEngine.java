@@ -124,7 +124,7 @@ public final class ConfiguredEngine {
   }
 
   /** The label names the enabled sources promote from payloads, which the sink keeps as labels. */
-  static Set<String> promotedLabels(Sf2LokiConfig config) {
+  public static Set<String> promotedLabels(Sf2LokiConfig config) {
     Set<String> names = new TreeSet<>();
     for (SourceProvider.Factory factory : config.sources().values()) {
       if (factory instanceof PromotedLabels promoting) {

@@ -1,17 +1,29 @@
 package io.sf2loki.cli.command;
 
+import io.sf2loki.cli.migrate.Migration;
+import io.sf2loki.cli.migrate.MigrationNote;
+import io.sf2loki.cli.migrate.PythonConfigMigrator;
 import io.sf2loki.config.ConfigDocs;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.config.TopologyWarnings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code config check|example|reference}. */
+/** {@code config check|example|reference|migrate}. */
 @Command(
     name = "config",
     mixinStandardHelpOptions = true,
     description = "Validate the configuration or print its documentation.",
-    synopsisSubcommandLabel = "(check | example | reference)")
+    synopsisSubcommandLabel = "(check | example | reference | migrate)")
 public final class ConfigCommand {
 
   @Mixin GlobalOptions global;
@@ -33,17 +45,37 @@ public final class ConfigCommand {
     return 0;
   }
 
-  /** Prints an annotated example config that passes {@code check} once its secrets are filled. */
+  /**
+   * Prints an annotated example config in data-path order that passes {@code check} once its
+   * secrets are filled, or with {@code --minimal} the shortest working file.
+   */
   @Command(
       name = "example",
       mixinStandardHelpOptions = true,
       description = "Print an annotated example configuration.")
-  int example(@Mixin GlobalOptions options) {
+  int example(
+      @Mixin GlobalOptions options,
+      @Option(names = "--minimal", description = "Print only the shortest working configuration.")
+          boolean minimal) {
     options
         .environment()
         .out()
-        .print(ConfigDocs.exampleHocon(options.environment().configLoader().schema()));
+        .print(
+            minimal
+                ? minimalExample()
+                : ConfigDocs.exampleHocon(options.environment().configLoader().schema()));
     return 0;
+  }
+
+  private static String minimalExample() {
+    try (InputStream in = ConfigCommand.class.getResourceAsStream("minimal.conf")) {
+      if (in == null) {
+        throw new IllegalStateException("minimal.conf is missing from the CLI jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the minimal example from the CLI jar", e);
+    }
   }
 
   /** Prints the Markdown reference of every key. */
@@ -56,6 +88,42 @@ public final class ConfigCommand {
         .environment()
         .out()
         .print(ConfigDocs.referenceMarkdown(options.environment().configLoader().schema()));
+    return 0;
+  }
+
+  /**
+   * Converts a Python sf2loki YAML file to HOCON on standard output; each key with no equivalent,
+   * with different semantics or with a Python default written out is reported on standard error
+   * (and as a comment at the top of the output). Exit 2 when Python itself would refuse the file.
+   */
+  @Command(
+      name = "migrate",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Convert a Python sf2loki YAML configuration to HOCON (standard output).",
+        "Keys with no equivalent or a different meaning are listed on standard error."
+      })
+  int migrate(
+      @Mixin GlobalOptions options,
+      @Parameters(paramLabel = "FILE.yaml", description = "The Python sf2loki configuration.")
+          Path file,
+      @Option(
+              names = "--org",
+              paramLabel = "NAME",
+              description = "For a multi-org file: the orgs[].name to convert (one org per file).")
+          String org) {
+    String yaml;
+    try {
+      yaml = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new CommandFailedException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+    Migration migration =
+        PythonConfigMigrator.migrate(file.toString(), yaml, Optional.ofNullable(org));
+    options.environment().out().print(migration.hocon());
+    for (MigrationNote note : migration.notes()) {
+      options.environment().err().println("config migrate: " + note.line());
+    }
     return 0;
   }
 }

@@ -47,8 +47,9 @@ final class RunningDaemonGuard {
         + ", so a running daemon does not hold the state lock and only the lease says whether a"
         + " leader is live. "
         + lease.map(this::describe).orElse("The lease cannot be inspected.")
-        + "\nStop the leader and the standby (or it takes over) before repairing checkpoints, or"
-        + " pass --force to bypass this check.";
+        + "\nStop the leader and the standby (or it takes over) before repairing checkpoints,"
+        + " repair while they run with 'state set|delete --fence-leader', or pass --force to"
+        + " bypass this check.";
   }
 
   private String describe(LeaseInfo info) {

@@ -29,7 +29,8 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Inspect and repair checkpoints. Under a lease coordinator every state command refuses"
-          + " unless --force: stop the leader and the standby first.",
+          + " unless --force: stop the leader and the standby first, or repair with set/delete"
+          + " --fence-leader while they run.",
     },
     synopsisSubcommandLabel = "(show | set | delete | export | import)")
 public final class StateCommand {
@@ -39,6 +40,10 @@ public final class StateCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Mixin GlobalOptions global;
+
+  private static final String FENCE_LEADER_HELP =
+      "Repair while the pair runs: claim a higher fence epoch with the write, so the live leader's"
+          + " next commit is refused; it stands by and resumes from the repaired value.";
 
   private final Clock clock = Clock.systemUTC();
 
@@ -66,7 +71,11 @@ public final class StateCommand {
       @Parameters(index = "0", paramLabel = "KEY") String key,
       @Parameters(index = "1", paramLabel = "VALUE") String value,
       @Option(names = "--force", description = "Bypass the guards and namespace checks.")
-          boolean force) {
+          boolean force,
+      @Option(names = "--fence-leader", description = FENCE_LEADER_HELP) boolean fenceLeader) {
+    if (fenceLeader && CheckpointToken.isReserved(key)) {
+      throw new CommandFailedException("--fence-leader repairs checkpoints, not '" + key + "'");
+    }
     if (RESERVED.equals(key)) {
       requireForceForReserved("set", force);
       if (!value.matches("\\d{1,18}")) {
@@ -86,6 +95,15 @@ public final class StateCommand {
               p -> {
                 throw new CommandFailedException("refusing to set '" + key + "': " + p);
               });
+    }
+    if (fenceLeader) {
+      FencedRepair.Outcome outcome =
+          withFencedLeader(options, (store, fence) -> store.commit(Map.of(key, value), fence));
+      options
+          .environment()
+          .out()
+          .println("sf2loki: set " + key + " = " + value + "; " + outcome.describe());
+      return 0;
     }
     withStore(
         options,
@@ -109,9 +127,33 @@ public final class StateCommand {
   int delete(
       @Mixin GlobalOptions options,
       @Parameters(index = "0", paramLabel = "KEY") String key,
-      @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
+      @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force,
+      @Option(names = "--fence-leader", description = FENCE_LEADER_HELP) boolean fenceLeader) {
     if (CheckpointToken.isReserved(key)) {
+      if (fenceLeader) {
+        throw new CommandFailedException("--fence-leader repairs checkpoints, not '" + key + "'");
+      }
       requireForceForReserved("delete", force);
+    }
+    if (fenceLeader) {
+      boolean[] existed = new boolean[1];
+      FencedRepair.Outcome outcome =
+          withFencedLeader(
+              options,
+              (store, fence) -> {
+                existed[0] = store.load(key).isPresent();
+                store.delete(Set.of(key), fence);
+              });
+      options
+          .environment()
+          .out()
+          .println(
+              (existed[0]
+                      ? "sf2loki: deleted " + key + " (its source restarts from preset/lookback)"
+                      : "sf2loki: nothing deleted: no checkpoint named " + key)
+                  + "; "
+                  + outcome.describe());
+      return 0;
     }
     boolean existed =
         withStore(
@@ -213,6 +255,16 @@ public final class StateCommand {
               + "' is a reserved internal key; refusing to "
               + verb
               + " it (with --force, set writes it: the recovery path for a poisoned fence epoch)");
+    }
+  }
+
+  private FencedRepair.Outcome withFencedLeader(
+      GlobalOptions options, FencedRepair.RepairWrite repair) {
+    Sf2LokiConfig config = options.bindConfig();
+    // No running-daemon guard: fencing the live leader is the point. Opened as a replica would.
+    try (CheckpointStore store = StoreSession.open(config, true, clock)) {
+      return new FencedRepair(clock, options.environment().environment())
+          .apply(config, store, repair);
     }
   }
 
