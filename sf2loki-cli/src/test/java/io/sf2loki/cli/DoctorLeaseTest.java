@@ -61,14 +61,17 @@ class DoctorLeaseTest {
         + "\", holder_id = doctor-test } }\n";
   }
 
-  @Test
-  void aHeldFileLeaseNamesItsHolderExpiryAndEpoch() throws Exception {
+  /** A file lease of pod-a at epoch 7 expiring at {@code expiresAt}. */
+  private Path leaseHeldByPodA(Instant expiresAt) throws java.io.IOException {
     Path lease = dir.resolve("leader.lease");
     Files.writeString(
-        lease,
-        "{\"holder\": \"pod-a\", \"expires_at\": \""
-            + Instant.now().plusSeconds(25)
-            + "\", \"epoch\": 7}");
+        lease, "{\"holder\": \"pod-a\", \"expires_at\": \"" + expiresAt + "\", \"epoch\": 7}");
+    return lease;
+  }
+
+  @Test
+  void aHeldFileLeaseNamesItsHolderExpiryAndEpoch() throws Exception {
+    Path lease = leaseHeldByPodA(Instant.now().plusSeconds(25));
 
     JsonNode check = fx.checkOf(fileLease(lease), "lease");
 
@@ -79,12 +82,7 @@ class DoctorLeaseTest {
 
   @Test
   void anExpiredFileLeaseWarnsThatNoReplicaLeads() throws Exception {
-    Path lease = dir.resolve("leader.lease");
-    Files.writeString(
-        lease,
-        "{\"holder\": \"pod-a\", \"expires_at\": \""
-            + Instant.now().minusSeconds(600)
-            + "\", \"epoch\": 7}");
+    Path lease = leaseHeldByPodA(Instant.now().minusSeconds(600));
 
     JsonNode check = fx.checkOf(fileLease(lease), "lease");
 

@@ -347,28 +347,22 @@ public abstract class ConditionalWriteContract {
   }
 
   /** A throwaway store ({@code doctor}'s probe) removes its object and its probe object. */
+  private Map<String, String> probeObject() {
+    return newStore(
+            object + ConditionalWriteProbe.SUFFIX, RetryPolicy.standard(4), singleInstance())
+        .loadAll();
+  }
+
   @Test
   void discardDeletesTheStoresObjectAndItsProbeObject() {
     ConditionalCheckpointStore probe =
         newProbingStore(object, RetryPolicy.standard(4), singleInstance());
     probe.commit(Map.of("doctor:probe", "1"), Fence.NONE);
-    assertThat(
-            newStore(
-                    object + ConditionalWriteProbe.SUFFIX,
-                    RetryPolicy.standard(4),
-                    singleInstance())
-                .loadAll())
-        .isNotEmpty();
+    assertThat(probeObject()).isNotEmpty();
 
     probe.discard();
 
     assertThat(store().loadAll()).isEmpty();
-    assertThat(
-            newStore(
-                    object + ConditionalWriteProbe.SUFFIX,
-                    RetryPolicy.standard(4),
-                    singleInstance())
-                .loadAll())
-        .isEmpty();
+    assertThat(probeObject()).isEmpty();
   }
 }
