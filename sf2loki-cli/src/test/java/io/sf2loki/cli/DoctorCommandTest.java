@@ -100,7 +100,7 @@ class DoctorCommandTest {
     assertThat(check(report, "auth").orElseThrow().path("status").asText()).isEqualTo("FAIL");
     JsonNode skew = check(report, "clock_skew").orElseThrow();
     assertThat(skew.path("status").asText()).isEqualTo("SKIP");
-    assertThat(skew.path("detail").asText()).isEqualTo("auth is fail");
+    assertThat(skew.path("detail").asText()).isEqualTo("needs auth, which is FAIL");
     assertThat(check(report, "loki").orElseThrow().path("status").asText()).isEqualTo("PASS");
   }
 

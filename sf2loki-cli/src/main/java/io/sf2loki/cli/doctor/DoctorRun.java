@@ -66,7 +66,7 @@ public final class DoctorRun {
       CheckResult.Status s = statuses.get(required);
       if (s != CheckResult.Status.PASS && s != CheckResult.Status.WARN) {
         return java.util.Optional.of(
-            required + (s == null ? " did not run" : " is " + s.name().toLowerCase()));
+            "needs " + required + (s == null ? ", which did not run" : ", which is " + s.name()));
       }
     }
     return java.util.Optional.empty();
