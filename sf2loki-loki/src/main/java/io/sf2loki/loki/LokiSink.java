@@ -310,7 +310,7 @@ public final class LokiSink implements Sink, AutoCloseable {
       return new LokiSink(this);
     }
 
-    private static String defaultUserAgent() {
+    static String defaultUserAgent() {
       String v = LokiSink.class.getPackage().getImplementationVersion();
       return "sf2loki/" + (v == null ? "dev" : v);
     }

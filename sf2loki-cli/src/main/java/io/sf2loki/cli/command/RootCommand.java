@@ -13,6 +13,7 @@ import picocli.CommandLine.Mixin;
     description = "Operate sf2loki: validate and document config, inspect and repair state.",
     subcommands = {
       ConfigCommand.class,
+      DoctorCommand.class,
       StateCommand.class,
       LeaseCommand.class,
       DeadLetterCommand.class

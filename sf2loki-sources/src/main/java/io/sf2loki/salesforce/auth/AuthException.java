@@ -23,6 +23,7 @@ public final class AuthException extends Exception implements ClassifiedFailure 
 
   private final int status;
   private final String error;
+  private final String description;
 
   /**
    * @param status the token endpoint's HTTP status, 0 for transport failures
@@ -30,9 +31,21 @@ public final class AuthException extends Exception implements ClassifiedFailure 
    * @param message a message that names the login host and never a secret
    */
   public AuthException(int status, String error, String message, Throwable cause) {
+    this(status, error, "", message, cause);
+  }
+
+  /**
+   * @param status the token endpoint's HTTP status, 0 for transport failures
+   * @param error Salesforce's {@code error} code, empty when none
+   * @param description Salesforce's {@code error_description}, empty when none
+   * @param message a message that names the login host and never a secret
+   */
+  public AuthException(
+      int status, String error, String description, String message, Throwable cause) {
     super(message, cause);
     this.status = status;
     this.error = error == null ? "" : error;
+    this.description = description == null ? "" : description;
   }
 
   /** The HTTP status; 0 when the endpoint was never reached. */
@@ -43,6 +56,11 @@ public final class AuthException extends Exception implements ClassifiedFailure 
   /** Salesforce's {@code error} code ({@code invalid_grant}, {@code invalid_client}, ...). */
   public Optional<String> error() {
     return error.isEmpty() ? Optional.empty() : Optional.of(error);
+  }
+
+  /** Salesforce's {@code error_description} ({@code user hasn't approved this consumer}, ...). */
+  public Optional<String> description() {
+    return description.isEmpty() ? Optional.empty() : Optional.of(description);
   }
 
   /** True when the token endpoint rejected the credentials ({@code invalid_client/grant}). */

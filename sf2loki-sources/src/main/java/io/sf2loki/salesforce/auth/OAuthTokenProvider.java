@@ -206,6 +206,7 @@ public final class OAuthTokenProvider implements TokenProvider {
       throw new AuthException(
           r.status(),
           error,
+          description,
           grant.name() + " token request to " + tokenUrl + " failed: " + r.status() + " " + detail,
           null);
     }

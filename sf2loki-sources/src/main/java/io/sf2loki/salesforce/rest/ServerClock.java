@@ -72,6 +72,11 @@ public final class ServerClock implements Consumer<Instant>, Supplier<Instant> {
     }
   }
 
+  /** The last sampled skew (server − local), applied or not; zero before the first sample. */
+  public Duration observedSkew() {
+    return skew;
+  }
+
   /** The skew currently applied (zero unless its size is above 30 s). */
   public Duration appliedSkew() {
     Duration s = skew;

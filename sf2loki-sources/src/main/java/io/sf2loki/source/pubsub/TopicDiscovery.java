@@ -107,19 +107,6 @@ final class TopicDiscovery {
 
   /** The permission a refusal of {@code topic} most likely lacks. */
   static String permission(String topic) {
-    String name = EventEntries.eventType(topic);
-    if (topic.startsWith("/data/")) {
-      return "select "
-          + name
-          + " for Change Data Capture and grant the user View All Data (or"
-          + " read access on the object)";
-    }
-    if (name.endsWith("__e")) {
-      return "grant the user Read on the platform event " + name;
-    }
-    return "grant the user the View Real-Time Event Monitoring Data permission and enable"
-        + " streaming of "
-        + name
-        + " in Event Manager";
+    return TopicPermissions.hint(topic);
   }
 }

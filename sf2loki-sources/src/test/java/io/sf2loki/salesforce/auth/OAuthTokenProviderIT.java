@@ -103,6 +103,10 @@ class OAuthTokenProviderIT {
         .satisfies(e -> assertThat(((AuthException) e).error()).contains("invalid_grant"))
         .satisfies(
             e ->
+                assertThat(((AuthException) e).description())
+                    .contains("user hasn't approved this consumer"))
+        .satisfies(
+            e ->
                 assertThat(((AuthException) e).failureClass().reason())
                     .as("no retry fixes a rejected grant")
                     .isEqualTo("auth_rejected"));

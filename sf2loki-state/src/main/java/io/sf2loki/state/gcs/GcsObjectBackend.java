@@ -78,6 +78,15 @@ final class GcsObjectBackend implements ObjectBackend {
   }
 
   @Override
+  public void delete() {
+    try {
+      storage.delete(BlobId.of(bucket, name)); // false when absent: nothing to do
+    } catch (BaseServiceException e) {
+      throw classify("delete", e);
+    }
+  }
+
+  @Override
   public ObjectBackend sibling(String suffix) {
     return new GcsObjectBackend(storage, bucket, name + suffix, false);
   }

@@ -79,6 +79,19 @@ public abstract class ConditionalCheckpointStore
     }
   }
 
+  /**
+   * Deletes this store's object and its probe object, for a throwaway store on an object no
+   * checkpoint lives in ({@code doctor}'s probe); never call it on the live document.
+   */
+  public synchronized void discard() {
+    ensureOpen();
+    try (ObjectBackend probe = backend.sibling(ConditionalWriteProbe.SUFFIX)) {
+      probe.delete();
+    }
+    backend.delete();
+    cached = null;
+  }
+
   @Override
   public String location() {
     return backend.location();

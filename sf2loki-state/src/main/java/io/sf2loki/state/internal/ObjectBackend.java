@@ -34,6 +34,14 @@ public interface ObjectBackend extends AutoCloseable {
    */
   ObjectBackend sibling(String suffix);
 
+  /**
+   * Deletes the object, whatever its version; a missing object is no error. Only for objects no
+   * checkpoint lives in (the probes).
+   *
+   * @throws BackendException on failure
+   */
+  void delete();
+
   /** A version token no object of this store ever has, for a write that must fail 412. */
   String neverAVersion();
 

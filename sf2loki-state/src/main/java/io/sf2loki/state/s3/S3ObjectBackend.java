@@ -12,6 +12,7 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -84,6 +85,15 @@ final class S3ObjectBackend implements ObjectBackend {
 
   private static String errorCode(S3Exception e) {
     return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+  }
+
+  @Override
+  public void delete() {
+    try {
+      s3.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(key).build());
+    } catch (SdkException e) {
+      throw classify("DeleteObject", e);
+    }
   }
 
   @Override

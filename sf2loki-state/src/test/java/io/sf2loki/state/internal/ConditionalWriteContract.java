@@ -345,4 +345,24 @@ public abstract class ConditionalWriteContract {
     assertThat(store().load("a")).contains("new");
     assertThat(counter("sf2loki_checkpoint_fenced_commits")).isEqualTo(1);
   }
+
+  /** A throwaway store ({@code doctor}'s probe) removes its object and its probe object. */
+  private Map<String, String> probeObject() {
+    return newStore(
+            object + ConditionalWriteProbe.SUFFIX, RetryPolicy.standard(4), singleInstance())
+        .loadAll();
+  }
+
+  @Test
+  void discardDeletesTheStoresObjectAndItsProbeObject() {
+    ConditionalCheckpointStore probe =
+        newProbingStore(object, RetryPolicy.standard(4), singleInstance());
+    probe.commit(Map.of("doctor:probe", "1"), Fence.NONE);
+    assertThat(probeObject()).isNotEmpty();
+
+    probe.discard();
+
+    assertThat(store().loadAll()).isEmpty();
+    assertThat(probeObject()).isEmpty();
+  }
 }

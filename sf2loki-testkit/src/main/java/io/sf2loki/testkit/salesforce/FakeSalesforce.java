@@ -60,6 +60,7 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
   private final ApexLogs apexLogs = new ApexLogs(this);
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Duration clockOffset = Duration.ZERO;
+  private volatile boolean eventLogFileAccess = true;
 
   private FakeSalesforce(OrgSettings settings) throws IOException {
     this.settings = settings;
@@ -148,6 +149,18 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
 
   List<String> sobjects() {
     return List.copyOf(sobjects);
+  }
+
+  /**
+   * Takes View Event Log Files away from the user: describing EventLogFile answers 403, as for a
+   * user without the permission.
+   */
+  public void revokeEventLogFileAccess() {
+    eventLogFileAccess = false;
+  }
+
+  boolean eventLogFileAccess() {
+    return eventLogFileAccess;
   }
 
   /** Makes every issued token invalid, as an org session timeout does. */

@@ -31,6 +31,10 @@ final class ObjectQueries {
       Pattern.compile(
           "SELECT FIELDS\\(ALL\\) FROM ([A-Za-z0-9_]+) WHERE (.+) ORDER BY ([A-Za-z0-9_]+)"
               + " (ASC, Id ASC|DESC) LIMIT (\\d+)");
+
+  /** doctor's permission probe: {@code SELECT Id FROM {Obj} LIMIT n}. */
+  static final Pattern PROBE = Pattern.compile("SELECT Id FROM ([A-Za-z0-9_]+) LIMIT (\\d+)");
+
   private static final Pattern KEYSET =
       Pattern.compile(
           "\\(([A-Za-z0-9_]+) > " + LIT + " OR \\(\\1 = \\2 AND Id > " + ID + "\\)\\)(.*)");
@@ -46,6 +50,25 @@ final class ObjectQueries {
   }
 
   Optional<QueryAnswer> answer(String soql) {
+    Matcher probe = PROBE.matcher(soql);
+    if (probe.matches()) {
+      String object = probe.group(1);
+      if (!objects.isDefined(object)) {
+        return Optional.of(
+            QueryAnswer.error(
+                400,
+                "INVALID_TYPE",
+                "sObject type '"
+                    + object
+                    + "' is not supported. If you are attempting to use a"
+                    + " custom object, be sure to append the '__c' after the entity name."));
+      }
+      List<Map<String, Object>> one = new ArrayList<>();
+      objects.visible(object).stream()
+          .limit(Integer.parseInt(probe.group(2)))
+          .forEach(r -> one.add(Map.of("Id", r.id())));
+      return Optional.of(QueryAnswer.of(one));
+    }
     Matcher m = SHAPE.matcher(soql);
     if (!m.matches() || !objects.isDefined(m.group(1))) {
       return Optional.empty();

@@ -154,7 +154,12 @@ final class Router implements HttpHandler {
           Json.write(
               Map.of("sobjects", fake.sobjects().stream().map(n -> Map.of("name", n)).toList())));
     } else if (rest.equals("sobjects/EventLogFile/describe")) {
-      http.json(ex, 200, "{\"name\":\"EventLogFile\",\"queryable\":true}");
+      if (fake.eventLogFileAccess()) {
+        http.json(ex, 200, "{\"name\":\"EventLogFile\",\"queryable\":true}");
+      } else {
+        http.restError(
+            ex, 403, "INSUFFICIENT_ACCESS", "insufficient access rights on object EventLogFile");
+      }
     } else {
       http.restError(ex, 404, "NOT_FOUND", "The requested resource does not exist");
     }

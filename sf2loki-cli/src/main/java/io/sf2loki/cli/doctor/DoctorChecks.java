@@ -1,0 +1,117 @@
+package io.sf2loki.cli.doctor;
+
+import io.sf2loki.config.ConfigInvalidException;
+import io.sf2loki.config.ConfigReader;
+import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.TopologyWarnings;
+import io.sf2loki.coordinate.k8s.K8sLeaseConfig;
+import io.sf2loki.loki.LokiSinkConfig;
+import io.sf2loki.loki.LokiSinkProvider;
+import io.sf2loki.source.eventlogobjects.EventLogObjectsConfig;
+import io.sf2loki.source.eventlogobjects.ObjectSpec;
+import io.sf2loki.source.pubsub.PubSubConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Which checks a configuration calls for, in the order they run: auth, clock skew, the permissions
+ * of each enabled source, each Pub/Sub topic, Loki, the store, the lease and Kubernetes RBAC.
+ * Checks that cannot apply are listed as SKIP with the reason, so every run shows the same rows.
+ */
+public final class DoctorChecks {
+
+  private DoctorChecks() {}
+
+  /** The {@code config} row of a configuration that loaded and validated. */
+  public static CheckReport configLoaded(Sf2LokiConfig config) {
+    String detail =
+        "sources="
+            + (config.sources().isEmpty()
+                ? "none"
+                : String.join(",", new TreeSet<>(config.sources().keySet())))
+            + " sink="
+            + config.sinkType()
+            + " store="
+            + config.storeType()
+            + " coordinate="
+            + config.coordinatorType();
+    List<String> warnings = TopologyWarnings.of(config);
+    CheckResult result =
+        warnings.isEmpty()
+            ? new CheckResult.Pass(detail)
+            : new CheckResult.Warn(
+                detail + "; " + String.join("; ", warnings),
+                "this topology validates but is unsafe; see docs/deployment/high-availability.md");
+    return new CheckReport("config", result, Duration.ZERO);
+  }
+
+  /** The {@code config} row of a configuration that failed to load or validate. */
+  public static CheckReport configInvalid(ConfigInvalidException e) {
+    return new CheckReport(
+        "config",
+        new CheckResult.Fail(
+            e.getMessage(), "fix the keys named; 'config check' validates without the network"),
+        Duration.ZERO);
+  }
+
+  /** The online checks for {@code config}. */
+  public static List<Check> of(Sf2LokiConfig config) {
+    ConfigReader root = config.loaded().reader();
+    List<Check> checks = new ArrayList<>();
+    checks.add(new AuthCheck());
+    checks.add(new ClockSkewCheck());
+    if (config.sources().containsKey("eventlogfile")) {
+      checks.add(new EventLogFileAccessCheck());
+    }
+    if (config.sources().containsKey("eventlog_objects")) {
+      EventLogObjectsConfig objects =
+          EventLogObjectsConfig.bind(root.section("sources.eventlog_objects"));
+      for (ObjectSpec o : objects.objects()) {
+        checks.add(new ObjectAccessCheck(o.name()));
+      }
+    }
+    if (config.sources().containsKey("pubsub")) {
+      PubSubConfig pubsub = PubSubConfig.bind(root.section("sources.pubsub"));
+      for (String topic : pubsub.explicitTopics()) {
+        checks.add(new PubSubTopicCheck(pubsub, topic));
+      }
+      if (pubsub.discovers()) {
+        checks.add(
+            fixed(
+                "pubsub:*",
+                new CheckResult.Warn(
+                    "topics \"*\" are discovered at run time and not checked here",
+                    "list the topics in sources.pubsub.topics to have doctor check each")));
+      }
+    }
+    checks.add(
+        LokiSinkProvider.TYPE.equals(config.sinkType())
+            ? new LokiCheck(LokiSinkConfig.bind(root.section("sink.loki")))
+            : fixed("loki", new CheckResult.Skip("sink.type is " + config.sinkType())));
+    checks.add(new StateCheck());
+    checks.add(new LeaseCheck());
+    checks.add(
+        "k8s_lease".equals(config.coordinatorType())
+            ? new K8sRbacCheck(K8sLeaseConfig.bind(root.section("coordinate.k8s_lease")))
+            : fixed(
+                "k8s_rbac",
+                new CheckResult.Skip("coordinate.type is " + config.coordinatorType())));
+    return checks;
+  }
+
+  private static Check fixed(String name, CheckResult result) {
+    return new Check() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public CheckResult run(DoctorContext context) {
+        return result;
+      }
+    };
+  }
+}

@@ -1,0 +1,67 @@
+package io.sf2loki.cli.doctor;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.salesforce.rest.ApiErrorException;
+import io.sf2loki.salesforce.rest.SalesforceApiException;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * {@code permissions:<Object>}: {@code SELECT Id FROM <Object> LIMIT 1} for one configured event
+ * object of {@code sources.eventlog_objects}; a user who may not read it gets {@code INVALID_TYPE}.
+ */
+final class ObjectAccessCheck implements Check {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String object;
+
+  ObjectAccessCheck(String object) {
+    this.object = object;
+  }
+
+  @Override
+  public String name() {
+    return "permissions:" + object;
+  }
+
+  @Override
+  public List<String> requires() {
+    return List.of(AuthCheck.NAME);
+  }
+
+  @Override
+  public CheckResult run(DoctorContext context) throws Exception {
+    try {
+      int rows =
+          context
+              .salesforce()
+              .rest()
+              .query("SELECT Id FROM " + object + " LIMIT 1")
+              .records()
+              .size();
+      return new CheckResult.Pass(
+          object + " is queryable (" + rows + " row(s) in a LIMIT 1 probe)");
+    } catch (ApiErrorException e) {
+      if (e.status() == 400 || e.status() == 403 || e.status() == 404) {
+        return new CheckResult.Fail(
+            object + " is not queryable: " + e.status() + " " + errorCode(e.body()),
+            "grant the user View Real-Time Event Monitoring Data (and, for a storage object,"
+                + " enable its storage in Event Manager), or remove "
+                + object
+                + " from sources.eventlog_objects.objects");
+      }
+      return new CheckResult.Fail(e.getMessage(), "retry later; check Salesforce's status");
+    } catch (SalesforceApiException e) {
+      return new CheckResult.Fail(e.getMessage(), "retry later; check Salesforce's status");
+    }
+  }
+
+  private static String errorCode(String body) {
+    try {
+      return JSON.readTree(body).path(0).path("errorCode").asText("");
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}
