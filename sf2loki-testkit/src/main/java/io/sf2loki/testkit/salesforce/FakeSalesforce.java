@@ -53,6 +53,7 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
       new CopyOnWriteArrayList<>(List.of("EventLogFile", "LoginEventStream", "ApiEventStream"));
   private final List<String> queries = new CopyOnWriteArrayList<>();
   private final Stats stats = new Stats();
+  private final ApiUsage apiUsage = new ApiUsage();
   private final AtomicLong tokenCounter = new AtomicLong();
   private final AtomicLong idCounter = new AtomicLong();
   private final Activity activity = new Activity(this);
@@ -194,6 +195,11 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
   /** The Tooling API's debug logs and their bodies. */
   public ApexLogs apexLogs() {
     return apexLogs;
+  }
+
+  /** The org's daily API allocation, the usage header and {@code /limits}. */
+  public ApiUsage apiUsage() {
+    return apiUsage;
   }
 
   /** What the fake has produced and served so far. */

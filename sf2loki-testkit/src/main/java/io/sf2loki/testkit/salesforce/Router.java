@@ -68,8 +68,22 @@ final class Router implements HttpHandler {
         http.restError(ex, 401, "INVALID_SESSION_ID", "Session expired or invalid");
         return;
       }
+      if (route != Fault.Route.USERINFO && !countCall(ex)) {
+        return;
+      }
       dispatchData(ex, path, fault.filter(Fault.CutMidStream.class::isInstance));
     }
+  }
+
+  /** Counts a REST call and stamps the usage header; false when the daily limit refused it. */
+  private boolean countCall(HttpExchange ex) throws IOException {
+    ApiUsage usage = fake.apiUsage();
+    if (!usage.admit()) {
+      http.restError(ex, 403, "REQUEST_LIMIT_EXCEEDED", "TotalRequests Limit exceeded.");
+      return false;
+    }
+    usage.header().ifPresent(v -> ex.getResponseHeaders().set(ApiUsage.HEADER, v));
+    return true;
   }
 
   private static Fault.Route routeOf(String path) {
@@ -146,7 +160,11 @@ final class Router implements HttpHandler {
       body.matches();
       fake.apexLogs().serveBody(ex, http, body.group(1));
     } else if (rest.equals("limits")) {
-      http.json(ex, 200, "{\"DailyApiRequests\":{\"Max\":15000,\"Remaining\":14312}}");
+      if (fake.apiUsage().limitsFail()) {
+        http.restError(ex, 500, "UNKNOWN_EXCEPTION", "An unexpected error occurred");
+      } else {
+        http.json(ex, 200, fake.apiUsage().limitsJson());
+      }
     } else if (rest.equals("sobjects") || rest.equals("sobjects/")) {
       http.json(
           ex,
