@@ -21,6 +21,7 @@ import java.util.random.RandomGenerator;
  *     {@code environment}, ...)
  * @param categoryOwnership which source owns an event category, so that wildcard discovery never
  *     double-ingests a category configured on another source
+ * @param shared what the sources share for the engine's lifetime (one API budget per org)
  */
 public record SourceEnvironment(
     Clock clock,
@@ -29,7 +30,8 @@ public record SourceEnvironment(
     ThreadFactory threads,
     MeterRegistry metrics,
     Map<String, String> deploymentLabels,
-    CategoryOwnership categoryOwnership) {
+    CategoryOwnership categoryOwnership,
+    SharedResources shared) {
 
   public SourceEnvironment {
     Objects.requireNonNull(clock, "clock");
@@ -39,6 +41,27 @@ public record SourceEnvironment(
     Objects.requireNonNull(metrics, "metrics");
     deploymentLabels = Map.copyOf(deploymentLabels);
     Objects.requireNonNull(categoryOwnership, "categoryOwnership");
+    Objects.requireNonNull(shared, "shared");
+  }
+
+  /** An environment whose sources share a fresh {@link SharedResources}. */
+  public SourceEnvironment(
+      Clock clock,
+      Ticker ticker,
+      RandomGenerator random,
+      ThreadFactory threads,
+      MeterRegistry metrics,
+      Map<String, String> deploymentLabels,
+      CategoryOwnership categoryOwnership) {
+    this(
+        clock,
+        ticker,
+        random,
+        threads,
+        metrics,
+        deploymentLabels,
+        categoryOwnership,
+        new SharedResources());
   }
 
   /** An environment whose sources may ingest every category they discover. */

@@ -20,6 +20,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
@@ -34,19 +35,23 @@ import org.apache.hc.core5.http.HttpEntity;
  * <p>Every call takes a token from the {@link TokenProvider}, goes to the token's instance URL, and
  * after a 401 invalidates exactly that token and retries once. Responses are classified into the
  * {@link SalesforceApiException} subtypes; nothing a server sends escapes as an unchecked
- * exception. Each response's {@code Date} header is reported to the date observer (clock skew).
+ * exception. Each response's {@code Date} header is reported to the date observer (clock skew), and
+ * each answer (with its {@code Sforce-Limit-Info} header) and throttle to the {@link CallObserver}
+ * (the org's API budget).
  */
 public final class SalesforceRestClient {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_ERROR_BODY = 4096;
   private static final int MAX_JSON_BODY = 64 * 1024 * 1024;
+  private static final String LIMIT_INFO = "Sforce-Limit-Info";
 
   private final CloseableHttpClient http;
   private final TokenProvider tokens;
   private final String apiVersion;
   private final Consumer<Instant> dateObserver;
   private final MeterRegistry metrics;
+  private final CallObserver calls;
 
   /**
    * @param apiVersion e.g. {@code 60.0}
@@ -71,6 +76,23 @@ public final class SalesforceRestClient {
       String apiVersion,
       Consumer<Instant> dateObserver,
       MeterRegistry metrics) {
+    this(http, tokens, apiVersion, dateObserver, metrics, CallObserver.NONE);
+  }
+
+  /**
+   * @param apiVersion e.g. {@code 60.0}
+   * @param dateObserver receives the server's {@code Date} of every response that has one
+   * @param metrics counts every call in {@code sf2loki_salesforce_api_calls{outcome}}
+   * @param calls learns of every answer and throttle (the org's API budget)
+   */
+  public SalesforceRestClient(
+      CloseableHttpClient http,
+      TokenProvider tokens,
+      String apiVersion,
+      Consumer<Instant> dateObserver,
+      MeterRegistry metrics,
+      CallObserver calls) {
+    this.calls = Objects.requireNonNull(calls, "calls");
     this.http = Objects.requireNonNull(http, "http");
     this.tokens = Objects.requireNonNull(tokens, "tokens");
     this.apiVersion = Objects.requireNonNull(apiVersion, "apiVersion");
@@ -189,6 +211,7 @@ public final class SalesforceRestClient {
       return outcome.value();
     }
     if (outcome.status() == 403 && isRequestLimitExceeded(outcome.errorBody())) {
+      calls.throttled();
       throw new ThrottledException(what + " throttled: 403 REQUEST_LIMIT_EXCEEDED");
     }
     throw new ApiErrorException(what, outcome.status(), outcome.errorBody());
@@ -202,6 +225,7 @@ public final class SalesforceRestClient {
     try {
       Outcome<T> outcome = http.execute(get, response -> handle(response, reader));
       countCall(outcome.status() / 100 + "xx");
+      calls.answered(outcome.status(), outcome.limitInfo());
       return outcome;
     } catch (IOException e) {
       countCall("transport");
@@ -215,11 +239,13 @@ public final class SalesforceRestClient {
   private <T> Outcome<T> handle(ClassicHttpResponse response, BodyReader<T> reader)
       throws IOException {
     observeDate(response.getFirstHeader("Date"));
+    Optional<String> limitInfo =
+        Optional.ofNullable(response.getFirstHeader(LIMIT_INFO)).map(Header::getValue);
     int status = response.getCode();
     HttpEntity entity = response.getEntity();
     if (status >= 200 && status < 300) {
       try (InputStream in = entity == null ? InputStream.nullInputStream() : entity.getContent()) {
-        return new Outcome<>(status, reader.read(in), "");
+        return new Outcome<>(status, reader.read(in), "", limitInfo);
       }
     }
     String body = "";
@@ -228,7 +254,7 @@ public final class SalesforceRestClient {
         body = new String(in.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
       }
     }
-    return new Outcome<>(status, null, body);
+    return new Outcome<>(status, null, body, limitInfo);
   }
 
   private void observeDate(Header date) {
@@ -273,5 +299,5 @@ public final class SalesforceRestClient {
     return q < 0 ? path : path.substring(0, q);
   }
 
-  private record Outcome<T>(int status, T value, String errorBody) {}
+  private record Outcome<T>(int status, T value, String errorBody, Optional<String> limitInfo) {}
 }

@@ -1,7 +1,10 @@
 package io.sf2loki.source.apexlog;
 
 import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.limits.ApiBudget;
+import io.sf2loki.salesforce.limits.Pace;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.source.eventlogobjects.ObjectCursor;
 import io.sf2loki.source.eventlogobjects.ObjectMetrics;
@@ -36,6 +39,8 @@ public final class ApexLogSource implements Source, Closeable {
   private final Supplier<Instant> salesforceNow;
   private final DoubleSupplier jitter;
   private final Closeable resources;
+  private final ApiBudget budget;
+  private final SalesforceRestClient rest;
   private ObjectCursor cursor;
   private int failures;
 
@@ -46,7 +51,11 @@ public final class ApexLogSource implements Source, Closeable {
       ObjectMetrics metrics,
       Supplier<Instant> salesforceNow,
       DoubleSupplier jitter,
-      Closeable resources) {
+      Closeable resources,
+      SalesforceRestClient rest,
+      ApiBudget budget) {
+    this.rest = rest;
+    this.budget = budget;
     this.config = config;
     this.cycle = cycle;
     this.bodies = bodies;
@@ -68,9 +77,12 @@ public final class ApexLogSource implements Source, Closeable {
     }
     Duration authBackoff = Duration.ofSeconds(1);
     while (!ctx.stopRequested()) {
-      Duration wait = interval();
+      Pace pace = budget.beforeCycle(rest);
+      Duration wait = pace.stretch(interval());
       try {
-        cycle.run(cursor, ctx);
+        if (pace.admits()) {
+          cycle.run(cursor, ctx); // paused: skipped, the cursor stays
+        }
         failures = 0;
         authBackoff = Duration.ofSeconds(1);
       } catch (ThrottledException e) {

@@ -1,6 +1,8 @@
 package io.sf2loki.source.apexlog;
 
 import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.limits.ApiBudget;
+import io.sf2loki.salesforce.limits.ApiBudgetConfig;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.source.eventlogobjects.ObjectMetrics;
@@ -31,21 +33,35 @@ public final class ApexLogSourceProvider implements SourceProvider {
   @Override
   public Factory configure(ConfigSection section) {
     ApexLogConfig config = ApexLogConfig.bind(section);
-    SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
-    return env -> List.of(create(config, salesforce, env));
+    ConfigSection salesforceSection = section.root().section("salesforce");
+    SalesforceConfig salesforce = SalesforceConfig.bind(salesforceSection);
+    ApiBudgetConfig budget = ApiBudgetConfig.bind(salesforceSection);
+    return env -> List.of(create(config, salesforce, budget, env));
   }
 
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static ApexLogSource create(
       ApexLogConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
-    SalesforceSession session = SalesforceSession.open(salesforce, env, ApexLogSource.SOURCE);
+    return create(config, salesforce, ApiBudgetConfig.DEFAULTS, env);
+  }
+
+  /** As above, spending the org's API budget under {@code budgetConfig}. */
+  public static ApexLogSource create(
+      ApexLogConfig config,
+      SalesforceConfig salesforce,
+      ApiBudgetConfig budgetConfig,
+      SourceEnvironment env) {
+    ApiBudget budget = ApiBudget.forOrg(env, salesforce, budgetConfig);
+    SalesforceSession session =
+        SalesforceSession.open(salesforce, env, ApexLogSource.SOURCE, budget);
     return create(
         config,
         session.rest(),
         session.serverClock(),
         env,
         () -> env.random().nextDouble(-1, 1),
-        session.http());
+        session.http(),
+        budget);
   }
 
   /** Wires a source around an existing client. */
@@ -56,6 +72,18 @@ public final class ApexLogSourceProvider implements SourceProvider {
       SourceEnvironment env,
       DoubleSupplier jitter,
       Closeable resources) {
+    return create(config, rest, salesforceNow, env, jitter, resources, ApiBudget.unmetered());
+  }
+
+  /** Wires a source around an existing client that reports to {@code budget}. */
+  public static ApexLogSource create(
+      ApexLogConfig config,
+      SalesforceRestClient rest,
+      Supplier<Instant> salesforceNow,
+      SourceEnvironment env,
+      DoubleSupplier jitter,
+      Closeable resources,
+      ApiBudget budget) {
     ObjectMetrics metrics = new ObjectMetrics(ApexLogSource.SOURCE, env.metrics());
     ApexLogMetrics logMetrics = new ApexLogMetrics(env.metrics());
     Shaper shaper =
@@ -69,6 +97,7 @@ public final class ApexLogSourceProvider implements SourceProvider {
     ApexLogCycle cycle =
         new ApexLogCycle(
             rest, config, bodies, shaper, logMetrics, () -> metrics.stall(ApexLogSource.SOURCE));
-    return new ApexLogSource(config, cycle, bodies, metrics, salesforceNow, jitter, resources);
+    return new ApexLogSource(
+        config, cycle, bodies, metrics, salesforceNow, jitter, resources, rest, budget);
   }
 }

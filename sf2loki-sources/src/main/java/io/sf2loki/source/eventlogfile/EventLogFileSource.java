@@ -1,6 +1,8 @@
 package io.sf2loki.source.eventlogfile;
 
 import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.limits.ApiBudget;
+import io.sf2loki.salesforce.limits.Pace;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ThrottledException;
@@ -52,6 +54,7 @@ public final class EventLogFileSource implements Source {
   private final Escalation escalation;
   private final CategoryOwnership ownership;
   private final AutoCloseable resources;
+  private final ApiBudget budget;
 
   EventLogFileSource(
       EventLogFileConfig config,
@@ -62,7 +65,9 @@ public final class EventLogFileSource implements Source {
       ThreadFactory threads,
       Escalation escalation,
       CategoryOwnership ownership,
-      AutoCloseable resources) {
+      AutoCloseable resources,
+      ApiBudget budget) {
+    this.budget = budget;
     this.config = config;
     this.rest = rest;
     this.typeCycle = typeCycle;
@@ -87,9 +92,12 @@ public final class EventLogFileSource implements Source {
     try {
       while (!ctx.stopRequested()) {
         long start = ticker.nanoTime();
-        Duration wait = config.pollInterval();
+        Pace pace = budget.beforeCycle(rest);
+        Duration wait = pace.stretch(config.pollInterval());
         try {
-          cycle(ctx, workers);
+          if (pace.admits()) {
+            cycle(ctx, workers); // paused: skipped, nothing advances
+          }
           authBackoff = AUTH_BACKOFF_START;
         } catch (AuthException e) {
           if (e.isPermanent()) {

@@ -3,6 +3,8 @@ package io.sf2loki.source.eventlogfile;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.PemKeys;
+import io.sf2loki.salesforce.limits.ApiBudget;
+import io.sf2loki.salesforce.limits.ApiBudgetConfig;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
@@ -54,16 +56,16 @@ public final class EventLogFileSourceProvider implements SourceProvider {
                     "private_key", salesforceSection.path("private_key") + ": " + e.getMessage());
               }
             });
-    return new ElfFactory(config, salesforce);
+    return new ElfFactory(config, salesforce, ApiBudgetConfig.bind(salesforceSection));
   }
 
   /** The bound configuration; creates the source and claims the explicit types' categories. */
-  record ElfFactory(EventLogFileConfig config, SalesforceConfig salesforce)
+  record ElfFactory(EventLogFileConfig config, SalesforceConfig salesforce, ApiBudgetConfig budget)
       implements Factory, CategoryClaims, PromotedLabels {
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
-      return List.of(EventLogFileSourceProvider.create(config, salesforce, environment));
+      return List.of(EventLogFileSourceProvider.create(config, salesforce, budget, environment));
     }
 
     @Override
@@ -89,13 +91,24 @@ public final class EventLogFileSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static Source create(
       EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    return create(config, salesforce, ApiBudgetConfig.DEFAULTS, env);
+  }
+
+  /** As above, spending the org's API budget under {@code budgetConfig}. */
+  public static Source create(
+      EventLogFileConfig config,
+      SalesforceConfig salesforce,
+      ApiBudgetConfig budgetConfig,
+      SourceEnvironment env) {
+    ApiBudget budget = ApiBudget.forOrg(env, salesforce, budgetConfig);
     CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
     OAuthTokenProvider tokens =
         OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.random(), env.metrics());
     ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), ElfMetrics.SOURCE);
     SalesforceRestClient rest =
-        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
-    return create(config, rest, serverClock, env, http);
+        new SalesforceRestClient(
+            http, tokens, salesforce.apiVersion(), serverClock, env.metrics(), budget);
+    return create(config, rest, serverClock, env, http, budget);
   }
 
   static EventLogFileSource create(
@@ -104,6 +117,16 @@ public final class EventLogFileSourceProvider implements SourceProvider {
       ServerClock serverClock,
       SourceEnvironment env,
       AutoCloseable resources) {
+    return create(config, rest, serverClock, env, resources, ApiBudget.unmetered());
+  }
+
+  static EventLogFileSource create(
+      EventLogFileConfig config,
+      SalesforceRestClient rest,
+      ServerClock serverClock,
+      SourceEnvironment env,
+      AutoCloseable resources,
+      ApiBudget budget) {
     ElfMetrics metrics = new ElfMetrics(env.metrics());
     Escalation escalation = new Escalation();
     ElfCursors cursors = new ElfCursors(config.lookback(), serverClock, metrics);
@@ -133,6 +156,7 @@ public final class EventLogFileSourceProvider implements SourceProvider {
         env.threads(),
         escalation,
         env.categoryOwnership(),
-        resources);
+        resources,
+        budget);
   }
 }

@@ -1,8 +1,11 @@
 package io.sf2loki.source.eventlogobjects;
 
 import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.limits.ApiBudget;
+import io.sf2loki.salesforce.limits.Pace;
 import io.sf2loki.salesforce.rest.ApiErrorException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
@@ -37,6 +40,9 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
   private final DoubleSupplier jitter;
   private final java.io.Closeable resources;
   private final Map<String, Integer> failures = new HashMap<>();
+  private final SalesforceRestClient rest;
+  private final ApiBudget budget;
+  private Pace pace = new Pace.Normal();
 
   /**
    * @param jitter values in [-1, 1] scaling the ±10 % schedule jitter
@@ -48,7 +54,11 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
       ObjectMetrics metrics,
       Ticker ticker,
       DoubleSupplier jitter,
-      java.io.Closeable resources) {
+      java.io.Closeable resources,
+      SalesforceRestClient rest,
+      ApiBudget budget) {
+    this.rest = rest;
+    this.budget = budget;
     this.objects = List.copyOf(objects);
     this.poller = poller;
     this.metrics = metrics;
@@ -68,6 +78,13 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
     java.util.Arrays.fill(due, ticker.nanoTime());
     Duration authBackoff = Duration.ofSeconds(1);
     while (!ctx.stopRequested() && !objects.isEmpty()) {
+      pace = budget.beforeCycle(rest);
+      if (!pace.admits()) {
+        if (ctx.awaitStop(pace.stretch(Duration.ZERO))) {
+          return; // paused: nothing polled, every cursor stays
+        }
+        continue;
+      }
       long now = ticker.nanoTime();
       for (int i = 0; i < objects.size() && !ctx.stopRequested(); i++) {
         if (due[i] > now) {
@@ -144,7 +161,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
 
   private long next(long now, ObjectSpec spec) {
     double factor = 1 + 0.1 * Math.max(-1, Math.min(1, jitter.getAsDouble()));
-    return now + (long) (spec.pollInterval().toNanos() * factor);
+    return now + (long) (pace.stretch(spec.pollInterval()).toNanos() * factor);
   }
 
   private static long nextDue(long[] due) {

@@ -1,6 +1,8 @@
 package io.sf2loki.source.eventlogobjects;
 
 import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.limits.ApiBudget;
+import io.sf2loki.salesforce.limits.ApiBudgetConfig;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
@@ -36,17 +38,19 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
   @Override
   public Factory configure(ConfigSection section) {
     EventLogObjectsConfig config = EventLogObjectsConfig.bind(section);
-    SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
-    return new ObjectsFactory(config, salesforce);
+    ConfigSection salesforceSection = section.root().section("salesforce");
+    SalesforceConfig salesforce = SalesforceConfig.bind(salesforceSection);
+    return new ObjectsFactory(config, salesforce, ApiBudgetConfig.bind(salesforceSection));
   }
 
   /** The bound configuration; creates the source and claims the objects' categories. */
-  record ObjectsFactory(EventLogObjectsConfig config, SalesforceConfig salesforce)
+  record ObjectsFactory(
+      EventLogObjectsConfig config, SalesforceConfig salesforce, ApiBudgetConfig budget)
       implements Factory, CategoryClaims, PromotedLabels {
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
-      return List.of(EventLogObjectsSourceProvider.create(config, salesforce, environment));
+      return List.of(EventLogObjectsSourceProvider.create(config, salesforce, budget, environment));
     }
 
     @Override
@@ -67,15 +71,26 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static EventLogObjectsSource create(
       EventLogObjectsConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    return create(config, salesforce, ApiBudgetConfig.DEFAULTS, env);
+  }
+
+  /** As above, spending the org's API budget under {@code budgetConfig}. */
+  public static EventLogObjectsSource create(
+      EventLogObjectsConfig config,
+      SalesforceConfig salesforce,
+      ApiBudgetConfig budgetConfig,
+      SourceEnvironment env) {
+    ApiBudget budget = ApiBudget.forOrg(env, salesforce, budgetConfig);
     SalesforceSession session =
-        SalesforceSession.open(salesforce, env, EventLogObjectsSource.SOURCE);
+        SalesforceSession.open(salesforce, env, EventLogObjectsSource.SOURCE, budget);
     return create(
         config,
         session.rest(),
         session.serverClock(),
         env,
         () -> env.random().nextDouble(-1, 1),
-        session.http());
+        session.http(),
+        budget);
   }
 
   /**
@@ -92,6 +107,18 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
       SourceEnvironment env,
       java.util.function.DoubleSupplier jitter,
       java.io.Closeable resources) {
+    return create(config, rest, salesforceNow, env, jitter, resources, ApiBudget.unmetered());
+  }
+
+  /** Wires a source around an existing client that reports to {@code budget}. */
+  public static EventLogObjectsSource create(
+      EventLogObjectsConfig config,
+      SalesforceRestClient rest,
+      Supplier<java.time.Instant> salesforceNow,
+      SourceEnvironment env,
+      java.util.function.DoubleSupplier jitter,
+      java.io.Closeable resources,
+      ApiBudget budget) {
     ObjectMetrics metrics = new ObjectMetrics(EventLogObjectsSource.SOURCE, env.metrics());
     Shaper shaper =
         new Shaper(
@@ -104,6 +131,6 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
         new ObjectPoller(
             rest, new ObjectEmitter(shaper), metrics, config.maxCatchupRecords(), salesforceNow);
     return new EventLogObjectsSource(
-        config.objects(), poller, metrics, env.ticker(), jitter, resources);
+        config.objects(), poller, metrics, env.ticker(), jitter, resources, rest, budget);
   }
 }

@@ -3,6 +3,7 @@ package io.sf2loki.source.eventlogobjects;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.TokenProvider;
+import io.sf2loki.salesforce.rest.CallObserver;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
@@ -29,12 +30,19 @@ public record SalesforceSession(
    */
   public static SalesforceSession open(
       SalesforceConfig salesforce, SourceEnvironment env, String source) {
+    return open(salesforce, env, source, CallObserver.NONE);
+  }
+
+  /** As {@link #open(SalesforceConfig, SourceEnvironment, String)}, reporting to {@code calls}. */
+  public static SalesforceSession open(
+      SalesforceConfig salesforce, SourceEnvironment env, String source, CallObserver calls) {
     CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
     OAuthTokenProvider tokens =
         OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.random(), env.metrics());
     ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), source);
     SalesforceRestClient rest =
-        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
+        new SalesforceRestClient(
+            http, tokens, salesforce.apiVersion(), serverClock, env.metrics(), calls);
     return new SalesforceSession(http, rest, serverClock, tokens);
   }
 }

@@ -6,6 +6,7 @@ import io.sf2loki.config.ConfigReader;
 import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.limits.ApiBudget;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
@@ -33,6 +34,7 @@ final class ElfFixture implements AutoCloseable {
   final MutableClock clock = new MutableClock(Instant.now());
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   CategoryOwnership ownership = CategoryOwnership.unrestricted();
+  ApiBudget budget = ApiBudget.unmetered();
   final CloseableHttpClient http =
       SalesforceHttpClients.create(TestTiming.seconds(10), Optional.empty());
 
@@ -106,7 +108,8 @@ final class ElfFixture implements AutoCloseable {
             Backoff.NONE,
             d -> {},
             metrics);
-    SalesforceRestClient rest = new SalesforceRestClient(http, tokens, "60.0", serverClock);
+    SalesforceRestClient rest =
+        new SalesforceRestClient(http, tokens, "60.0", serverClock, metrics, budget);
     SourceEnvironment env =
         new SourceEnvironment(
             clock,
@@ -116,7 +119,7 @@ final class ElfFixture implements AutoCloseable {
             metrics,
             Map.of("job", "sf2loki"),
             ownership);
-    return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {});
+    return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {}, budget);
   }
 
   /** A file of {@code rows} rows created {@code minutesAgo} before the real now. */
