@@ -153,7 +153,9 @@ class MetricsReferenceTest {
                   "sf2loki_eventlogfile_files_processed_total",
                   "sf2loki_eventlogfile_rows_ingested_total",
                   "sf2loki_eventlogfile_download_bytes_total",
-                  "sf2loki_salesforce_api_calls_total")));
+                  "sf2loki_salesforce_api_calls_total",
+                  "sf2loki_salesforce_limit_max",
+                  "sf2loki_salesforce_api_budget_state")));
       // the whole file, committed by the drain at stop: the restart must not ship any of it again
       await().atMost(TestTiming.seconds(30)).until(() -> loki.lines().size() >= 50);
     }
@@ -224,6 +226,7 @@ class MetricsReferenceTest {
             }
             sources.apexlog { enabled = true, poll_interval = 1s, lookback = 1h, max_body_bytes = 1KiB }
             sink.loki { max_line_bytes = 300, labels { environment = "%s" } }
+            salesforce.limits.throttle_backoff = 1s
             """
                 .formatted("e".repeat(2049)); // longer than Loki takes: sent as metadata instead
     try (ComposedRun run = ComposedRun.start(config(state, sources))) {

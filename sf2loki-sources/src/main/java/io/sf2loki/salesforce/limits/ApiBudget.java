@@ -2,6 +2,7 @@ package io.sf2loki.salesforce.limits;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.rest.CallObserver;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
@@ -24,17 +25,17 @@ import org.slf4j.LoggerFactory;
  * {@code /limits}; use is sf2loki's own calls in the rolling 24 hours. Under 80 % of the allowance
  * the pace is normal; from 80 % the poll intervals stretch by {@code 0.2 / (1 − use)} (2× at 90 %,
  * 4× at 95 %, at most 20×); at 100 % the pollers pause until enough calls leave the window. A 403
- * {@code REQUEST_LIMIT_EXCEEDED} pauses them for a backoff (1 min doubling to 30 min, reset by any
- * 2xx). A WARN marks every change of pace; {@code sf2loki_salesforce_api_budget_state} shows it.
- * Time comes from the injected clock.
+ * {@code REQUEST_LIMIT_EXCEEDED} pauses them for a backoff ({@code
+ * salesforce.limits.throttle_backoff}, doubling up to 30 times it, reset by any 2xx). A WARN marks
+ * every change of pace; {@code sf2loki_salesforce_api_budget_state} shows it. Time comes from the
+ * injected clock.
  */
 public final class ApiBudget implements CallObserver {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiBudget.class);
   static final double SLOW_DOWN_AT = 0.8;
   static final double MAX_STRETCH = 20;
-  static final Duration THROTTLE_BASE = Duration.ofMinutes(1);
-  static final Duration THROTTLE_MAX = Duration.ofMinutes(30);
+  static final int THROTTLE_MAX_FACTOR = 30;
 
   private final ApiBudgetConfig config;
   private final Clock clock;
@@ -65,7 +66,11 @@ public final class ApiBudget implements CallObserver {
     this.config = config;
     this.clock = clock;
     this.metrics = new LimitsMetrics(registry);
-    this.throttleBackoff = Backoff.exponential(THROTTLE_BASE, THROTTLE_MAX, random);
+    this.throttleBackoff =
+        Backoff.exponential(
+            config.throttleBackoff(),
+            config.throttleBackoff().multipliedBy(THROTTLE_MAX_FACTOR),
+            random);
     this.poller =
         new LimitsPoller(config.limitsPollInterval(), clock, metrics, this::learnedLimits);
   }
@@ -76,10 +81,10 @@ public final class ApiBudget implements CallObserver {
    */
   public static ApiBudget unmetered() {
     return new ApiBudget(
-        new ApiBudgetConfig(1, false, Duration.ofMinutes(5)),
-        Clock.systemUTC(),
+        new ApiBudgetConfig(1, false, Duration.ofMinutes(5), Duration.ofMinutes(1)),
+        Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC), // never read: no pace, no backoff
         new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
-        java.util.random.RandomGenerator.getDefault(),
+        () -> 0L,
         false);
   }
 
@@ -134,10 +139,10 @@ public final class ApiBudget implements CallObserver {
   }
 
   /**
-   * Polls {@code /limits} when due (through {@code rest}; a failure never reaches the caller) and
-   * returns the pace for the next cycle.
+   * Polls {@code /limits} when due (through {@code rest}; its failures never reach the caller, but
+   * a token failure does, as any call's) and returns the pace for the next cycle.
    */
-  public Pace beforeCycle(SalesforceRestClient rest) throws InterruptedException {
+  public Pace beforeCycle(SalesforceRestClient rest) throws AuthException, InterruptedException {
     if (config.limitsEnabled()) {
       poller.pollIfDue(rest);
     }

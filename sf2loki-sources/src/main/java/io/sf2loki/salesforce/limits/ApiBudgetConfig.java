@@ -11,18 +11,23 @@ import java.time.Duration;
  *     hours, {@code 0 < share <= 1}
  * @param limitsEnabled poll {@code /limits} for the org-limit gauges
  * @param limitsPollInterval the least time between two {@code /limits} polls
+ * @param throttleBackoff the first pause after {@code REQUEST_LIMIT_EXCEEDED} (doubling up to 30×)
  */
-public record ApiBudgetConfig(double share, boolean limitsEnabled, Duration limitsPollInterval) {
+public record ApiBudgetConfig(
+    double share, boolean limitsEnabled, Duration limitsPollInterval, Duration throttleBackoff) {
 
   /** The defaults of reference.conf: 20 %, {@code /limits} every 5 minutes. */
   public static final ApiBudgetConfig DEFAULTS =
-      new ApiBudgetConfig(0.2, true, Duration.ofMinutes(5));
+      new ApiBudgetConfig(0.2, true, Duration.ofMinutes(5), Duration.ofMinutes(1));
 
   /** Binds the keys of the {@code salesforce} section, recording every problem on it. */
   public static ApiBudgetConfig bind(ConfigSection salesforce) {
     double share = ShapingConfig.rate(salesforce, "api_share");
     ConfigSection limits = salesforce.section("limits");
     return new ApiBudgetConfig(
-        share, limits.bool("enabled"), limits.positiveDuration("poll_interval"));
+        share,
+        limits.bool("enabled"),
+        limits.positiveDuration("poll_interval"),
+        limits.positiveDuration("throttle_backoff"));
   }
 }

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Polls {@code /limits} at most every interval, at the start of a poller cycle (so only while
  * leading). A failure is counted in {@code sf2loki_salesforce_limits_poll_errors}, logged once
- * until a poll succeeds again, and never reaches the poller.
+ * until a poll succeeds again, and never reaches the poller. An authentication failure is no {@code
+ * /limits} failure: it reaches the poller as that of any of its calls would.
  */
 final class LimitsPoller {
 
@@ -35,8 +36,8 @@ final class LimitsPoller {
     this.sink = sink;
   }
 
-  /** Polls when the interval has passed since the last poll; never throws but for interrupts. */
-  void pollIfDue(SalesforceRestClient rest) throws InterruptedException {
+  /** Polls when the interval has passed since the last poll. */
+  void pollIfDue(SalesforceRestClient rest) throws AuthException, InterruptedException {
     synchronized (this) {
       Instant now = clock.instant();
       if (now.isBefore(next)) {
@@ -49,7 +50,7 @@ final class LimitsPoller {
       limits.forEach(metrics::limit);
       sink.accept(limits);
       recovered();
-    } catch (SalesforceApiException | AuthException | RuntimeException e) {
+    } catch (SalesforceApiException | RuntimeException e) {
       failed(e);
     }
   }

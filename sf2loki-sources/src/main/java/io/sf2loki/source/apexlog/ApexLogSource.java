@@ -77,9 +77,10 @@ public final class ApexLogSource implements Source, Closeable {
     }
     Duration authBackoff = Duration.ofSeconds(1);
     while (!ctx.stopRequested()) {
-      Pace pace = budget.beforeCycle(rest);
-      Duration wait = pace.stretch(interval());
+      Duration wait = interval();
       try {
+        Pace pace = budget.beforeCycle(rest);
+        wait = pace.stretch(wait);
         if (pace.admits()) {
           cycle.run(cursor, ctx); // paused: skipped, the cursor stays
         }

@@ -92,9 +92,10 @@ public final class EventLogFileSource implements Source {
     try {
       while (!ctx.stopRequested()) {
         long start = ticker.nanoTime();
-        Pace pace = budget.beforeCycle(rest);
-        Duration wait = pace.stretch(config.pollInterval());
+        Duration wait = config.pollInterval();
         try {
+          Pace pace = budget.beforeCycle(rest);
+          wait = pace.stretch(wait);
           if (pace.admits()) {
             cycle(ctx, workers); // paused: skipped, nothing advances
           }

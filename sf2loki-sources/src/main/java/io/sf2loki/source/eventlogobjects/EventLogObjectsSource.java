@@ -78,7 +78,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
     java.util.Arrays.fill(due, ticker.nanoTime());
     Duration authBackoff = Duration.ofSeconds(1);
     while (!ctx.stopRequested() && !objects.isEmpty()) {
-      pace = budget.beforeCycle(rest);
+      pace = pace();
       if (!pace.admits()) {
         if (ctx.awaitStop(pace.stretch(Duration.ZERO))) {
           return; // paused: nothing polled, every cursor stays
@@ -127,6 +127,18 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
       if (wait > 0 && ctx.awaitStop(Duration.ofNanos(wait))) {
         return;
       }
+    }
+  }
+
+  /** The budget's pace; a transient token failure is left to the polls, which back off from it. */
+  private Pace pace() throws AuthException, InterruptedException {
+    try {
+      return budget.beforeCycle(rest);
+    } catch (AuthException e) {
+      if (e.isPermanent()) {
+        throw e; // no retry mints a token: the engine gives up after its attempts
+      }
+      return new Pace.Normal();
     }
   }
 

@@ -17,7 +17,10 @@ class ApiBudgetTest {
   private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   private final ApiBudget budget =
       new ApiBudget(
-          new ApiBudgetConfig(0.5, false, Duration.ofMinutes(5)), clock, metrics, new Random(1));
+          new ApiBudgetConfig(0.5, false, Duration.ofMinutes(5), Duration.ofMinutes(1)),
+          clock,
+          metrics,
+          new Random(1));
 
   /** {@code n} answers of an org whose daily limit is 1000: an allowance of 500 calls. */
   private void calls(int n) {

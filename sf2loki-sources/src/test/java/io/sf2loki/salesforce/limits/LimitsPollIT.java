@@ -31,7 +31,10 @@ class LimitsPollIT {
       SalesforceHttpClients.create(TestTiming.seconds(10), Optional.empty());
   private final ApiBudget budget =
       new ApiBudget(
-          new ApiBudgetConfig(0.2, true, Duration.ofMinutes(5)), clock, metrics, new Random(1));
+          new ApiBudgetConfig(0.2, true, Duration.ofMinutes(5), Duration.ofMinutes(1)),
+          clock,
+          metrics,
+          new Random(1));
   private final SalesforceRestClient rest =
       new SalesforceRestClient(
           http,
