@@ -8,6 +8,7 @@ import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.Environments;
+import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.testkit.loki.DecodedStream;
 import io.sf2loki.testkit.loki.FakeLoki;
@@ -53,12 +54,7 @@ final class PubSubBenchWorld implements AutoCloseable {
   final FakeLoki loki;
   private final AtomicLong bulkArrived = new AtomicLong();
   private final ScheduledExecutorService forgetter =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "bench-loki-forget");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("bench-loki-forget"));
   private final Path dir;
   private final StopTrigger stop = new StopTrigger();
   private Engine engine;

@@ -19,17 +19,18 @@ import java.util.Optional;
 
 /**
  * The floor: the least a client can do with the fake Pub/Sub. One Subscribe stream from EARLIEST
- * with 100 credits, topped up by 50 whenever 50 arrived; the k-th event received is event k (the
- * topic holds only the benchmark's events, in order). Each event's arrival is recorded as it is
- * received; optionally each response's events are then pushed at once, unbatched, as one JSON push
- * to a fake Loki (whose own {@code onStored} records them), on the gRPC callback thread.
+ * with 100 credits, topped up as soon as 50 arrived; the k-th event received is event k (the topic
+ * holds only the benchmark's events, in order). Each event's arrival is recorded as it is received;
+ * optionally each response's events are then pushed at once, unbatched, as one JSON push to a fake
+ * Loki (whose own {@code onStored} records them), on the gRPC callback thread.
  */
 final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseable {
 
   private final ManagedChannel channel;
   private final FreshnessRecorder delivered;
   private final Optional<FakeLoki> pushTo;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final StreamObserver<FetchRequest> requests;
   private long received;
   private int sinceRequest;
@@ -72,13 +73,13 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
     for (int i = 0; i < n; i++) {
       delivered.arrived(received++, now);
     }
-    if (n > 0 && pushTo.isPresent()) {
-      push(pushTo.get(), first, n);
-    }
     sinceRequest += n;
-    if (sinceRequest >= 50) {
+    if (sinceRequest >= 50) { // before the push: a slow push must not starve the stream of credits
       requests.onNext(FetchRequest.newBuilder().setNumRequested(sinceRequest).build());
       sinceRequest = 0;
+    }
+    if (n > 0 && pushTo.isPresent()) {
+      push(pushTo.get(), first, n);
     }
   }
 
