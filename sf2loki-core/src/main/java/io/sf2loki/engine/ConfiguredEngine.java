@@ -112,6 +112,7 @@ public final class ConfiguredEngine {
             defaults
                 .pipeline()
                 .withLanes(config.lanes())
+                .withLane(Source.Lane.STREAMING, config.lanes().forStreaming())
                 .withShutdownGrace(service.shutdownGrace())
                 .withStaticLabels(labels))
         .withLivenessTimeout(service.livenessTimeout())
