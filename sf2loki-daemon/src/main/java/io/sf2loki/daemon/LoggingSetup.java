@@ -9,13 +9,15 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import io.sf2loki.config.ServiceConfig;
+import io.sf2loki.daemon.logging.LogfmtEncoder;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
  * Applies {@code service.log_level} and {@code service.log_format} to Logback once the config is
- * loaded: human-readable text by default, one JSON object per line with {@code json}. Noisy client
- * libraries are floored at WARN.
+ * loaded: human-readable text by default, one JSON object per line with {@code json}, {@code
+ * key=value} pairs with {@code logfmt} ({@link LogfmtEncoder}). Noisy client libraries are floored
+ * at WARN.
  */
 final class LoggingSetup {
 
@@ -49,7 +51,13 @@ final class LoggingSetup {
     }
   }
 
-  private static Encoder<ILoggingEvent> encoder(LoggerContext context, String format) {
+  static Encoder<ILoggingEvent> encoder(LoggerContext context, String format) {
+    if ("logfmt".equals(format)) {
+      LogfmtEncoder logfmt = new LogfmtEncoder();
+      logfmt.setContext(context);
+      logfmt.start();
+      return logfmt;
+    }
     if ("json".equals(format)) {
       JsonEncoder json = new JsonEncoder();
       json.setContext(context);
