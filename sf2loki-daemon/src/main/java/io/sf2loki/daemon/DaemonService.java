@@ -44,8 +44,8 @@ final class DaemonService implements DaemonRunner {
   }
 
   @Override
-  public int run(Sf2LokiConfig config) throws IOException, InterruptedException {
-    LoggingSetup.apply(config.service());
+  public int run(Sf2LokiConfig config, boolean debug) throws IOException, InterruptedException {
+    LoggingSetup.apply(config.service(), debug);
     LOG.info(
         "sf2loki starting: version={} sink={} ({}) store={} ({}) coordinator={} sources={}",
         BuildInfo.version(),

@@ -33,7 +33,10 @@ final class LoggingSetup {
 
   private LoggingSetup() {}
 
-  static void apply(ServiceConfig service) {
+  /**
+   * @param debug {@code --debug}: {@code io.sf2loki} at DEBUG whatever {@code service.log_level}
+   */
+  static void apply(ServiceConfig service, boolean debug) {
     if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
       return; // another SLF4J binding: leave its configuration alone
     }
@@ -48,6 +51,9 @@ final class LoggingSetup {
     root.setLevel(Level.toLevel(service.logLevel(), Level.INFO));
     for (String name : NOISY) {
       context.getLogger(name).setLevel(Level.WARN);
+    }
+    if (debug) {
+      context.getLogger("io.sf2loki").setLevel(Level.DEBUG);
     }
   }
 

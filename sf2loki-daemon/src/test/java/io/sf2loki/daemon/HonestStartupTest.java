@@ -145,4 +145,35 @@ class HonestStartupTest {
         .extracting(AcceptedEntry::labels)
         .allSatisfy(labels -> assertThat(labels).containsEntry("sf_org_id", ORG));
   }
+
+  @Test
+  void anExpectedFailureAtRuntimeIsOneLineWithItsCauseAndNoStackTrace() throws Exception {
+    try (CapturedLogs logs = new CapturedLogs();
+        ComposedRun run = ComposedRun.start(config(""))) {
+      await().atMost(TestTiming.seconds(60)).until(() -> run.get("/readyz").statusCode() == 200);
+      // the org's session ends and the token endpoint fails for a whole mint sequence
+      salesforce.inject(Fault.serverError(Fault.Route.TOKEN).times(4));
+      salesforce.expireAllTokens();
+
+      await()
+          .atMost(TestTiming.seconds(60))
+          .until(
+              () ->
+                  logs.messages().stream()
+                      .anyMatch(
+                          m -> m.startsWith("EventLogFile: Salesforce authentication failed")));
+      ILoggingEvent line =
+          logs.events().stream()
+              .filter(e -> e.getFormattedMessage().startsWith("EventLogFile: Salesforce auth"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(line.getLevel()).isEqualTo(Level.WARN);
+      assertThat(line.getFormattedMessage())
+          .matches("EventLogFile: Salesforce authentication failed; retrying in \\d+s: .*500.*")
+          .doesNotContain("PT");
+      assertThat(logs.events())
+          .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.INFO))
+          .allMatch(e -> e.getThrowableProxy() == null);
+    }
+  }
 }

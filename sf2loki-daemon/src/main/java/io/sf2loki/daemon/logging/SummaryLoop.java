@@ -1,5 +1,6 @@
 package io.sf2loki.daemon.logging;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.Ticker;
 import java.time.Duration;
@@ -27,7 +28,8 @@ public final class SummaryLoop implements Runnable {
   public SummaryLoop(MetricsSummary summary, Duration interval, Ticker ticker, StopSignal stop) {
     this.summary = Objects.requireNonNull(summary, "summary");
     if (interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException("a summary interval is positive: " + interval);
+      throw new IllegalArgumentException(
+          "a summary interval is positive: " + Durations.format(interval));
     }
     this.interval = interval;
     this.ticker = Objects.requireNonNull(ticker, "ticker");
