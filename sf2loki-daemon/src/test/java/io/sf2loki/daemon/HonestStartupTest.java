@@ -46,31 +46,11 @@ class HonestStartupTest {
   }
 
   private String config(String more) {
-    return """
-        salesforce {
-          auth_mode = client_credentials
-          login_url = "%s"
-          client_id = cid
-          client_secret = secret
-        }
-        sources.eventlogfile {
-          enabled = true
-          event_types = [Login]
-          interval = Hourly
-          poll_interval = 1s
-          lookback = 12h
-        }
-        sink.loki { url = "%s", batch { flush_interval = 100ms } }
-        state.file.path = "%s"
-        service { shutdown_grace = %dms, failure_backoff_min = 100ms, failure_backoff_max = 500ms }
-        %s
-        """
-        .formatted(
-            salesforce.baseUrl(),
-            loki.baseUri(),
-            dir.resolve("state.json"),
-            TestTiming.seconds(5).toMillis(),
-            more);
+    return OrgRunConfig.hocon(
+        salesforce,
+        loki,
+        dir.resolve("state.json"),
+        "service { failure_backoff_min = 100ms, failure_backoff_max = 500ms }\n" + more);
   }
 
   private static boolean readyLine(ILoggingEvent e) {
