@@ -8,6 +8,9 @@ import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.OrgIdentity;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.Source;
@@ -29,8 +32,10 @@ import java.util.function.Supplier;
 
 /**
  * The composition root: builds an {@link Engine} from a validated configuration — the store, the
- * coordinator (given the store's {@link EpochFloor} when it has one), the Loki sink and the enabled
- * sources — through their providers. Creating it performs no network or store I/O.
+ * coordinator (given the store's {@link EpochFloor} when it has one), the Loki sink, the org's
+ * {@link OrgSession} (one token provider for every source of the org, logged in by the engine
+ * before its first campaign) and the enabled sources — through their providers. Creating it
+ * performs no network or store I/O.
  */
 public final class ConfiguredEngine {
 
@@ -84,17 +89,43 @@ public final class ConfiguredEngine {
             labels,
             config.categoryOwnership());
     List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
+    Optional<OrgSession> session = openSession(factories, sourceEnvironment);
     TermSources sources =
         () -> {
+          // Created at every acquire, after the login: the org id it resolved labels the entries.
+          SourceEnvironment term =
+              session
+                  .map(s -> sourceEnvironment.withSession(s, withOrgId(labels, s.identity())))
+                  .orElse(sourceEnvironment);
           List<Source> all = new ArrayList<>();
           for (SourceProvider.Factory factory : factories) {
-            all.addAll(factory.create(sourceEnvironment));
+            all.addAll(factory.create(term));
           }
           return all;
         };
     return Engine.builder(coordinators, store, sink, sources, environment)
         .settings(settings(config, labels))
+        .orgSessions(session.stream().toList())
         .build();
+  }
+
+  /** The org's session, from the first enabled source family that opens one. */
+  private static Optional<OrgSession> openSession(
+      List<SourceProvider.Factory> factories, SourceEnvironment environment) {
+    return factories.stream()
+        .filter(OrgSessions.class::isInstance)
+        .findFirst()
+        .map(f -> ((OrgSessions) f).openSession(environment));
+  }
+
+  /** {@code labels} with the logged-in org's id as {@code sf_org_id}, unless configured. */
+  static Map<String, String> withOrgId(Map<String, String> labels, Optional<OrgIdentity> org) {
+    if (org.isEmpty() || labels.containsKey("sf_org_id")) {
+      return labels;
+    }
+    Map<String, String> out = new LinkedHashMap<>(labels);
+    out.put("sf_org_id", org.get().orgId());
+    return out;
   }
 
   /**
@@ -137,7 +168,8 @@ public final class ConfiguredEngine {
 
   /**
    * The labels every entry carries: {@code job} and {@code service_name} ({@code sf2loki}), {@code
-   * environment}, {@code sf_org_id} when configured, then the operator's labels.
+   * environment}, {@code sf_org_id} when configured, then the operator's labels. An unset {@code
+   * salesforce.org_id} is resolved at login and added to the sources' labels then.
    */
   public static Map<String, String> deploymentLabels(Sf2LokiConfig config) {
     Map<String, String> labels = new LinkedHashMap<>();

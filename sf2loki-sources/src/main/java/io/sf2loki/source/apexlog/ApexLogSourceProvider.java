@@ -1,11 +1,15 @@
 package io.sf2loki.source.apexlog;
 
 import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.org.SalesforceOrgSession;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.source.eventlogobjects.ObjectMetrics;
 import io.sf2loki.source.eventlogobjects.SalesforceSession;
 import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
+import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
 import java.io.Closeable;
@@ -32,7 +36,22 @@ public final class ApexLogSourceProvider implements SourceProvider {
   public Factory configure(ConfigSection section) {
     ApexLogConfig config = ApexLogConfig.bind(section);
     SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
-    return env -> List.of(create(config, salesforce, env));
+    return new ApexLogFactory(config, salesforce);
+  }
+
+  /** The bound configuration; creates the source on the org's shared session. */
+  record ApexLogFactory(ApexLogConfig config, SalesforceConfig salesforce)
+      implements Factory, OrgSessions {
+
+    @Override
+    public List<Source> create(SourceEnvironment environment) {
+      return List.of(ApexLogSourceProvider.create(config, salesforce, environment));
+    }
+
+    @Override
+    public OrgSession openSession(SourceEnvironment environment) {
+      return SalesforceOrgSession.open(salesforce, environment);
+    }
   }
 
   /** Wires a source for one run; public so library users can skip the config loader. */
@@ -45,7 +64,7 @@ public final class ApexLogSourceProvider implements SourceProvider {
         session.serverClock(),
         env,
         () -> env.random().nextDouble(-1, 1),
-        session.http());
+        session);
   }
 
   /** Wires a source around an existing client. */

@@ -1,5 +1,6 @@
 package io.sf2loki.source.eventlogfile;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.spi.SourceContext;
@@ -92,7 +93,7 @@ final class ElfCursors {
             "checkpoint {} is corrupt ({}); starting from the {} lookback",
             key(type),
             e.getMessage(),
-            lookback);
+            Durations.format(lookback));
       }
     }
     // first run: now - lookback on Salesforce's clock, whole seconds, in the ...Z literal form

@@ -1,5 +1,6 @@
 package io.sf2loki.source.eventlogfile;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
@@ -9,6 +10,7 @@ import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.salesforce.soql.SoqlQuery;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.spi.CategoryOwnership;
+import io.sf2loki.spi.Causes;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.Ticker;
@@ -95,8 +97,11 @@ public final class EventLogFileSource implements Source {
           if (e.isPermanent()) {
             throw e; // no retry mints a token: the engine gives up after its attempts
           }
-          LOG.error(
-              "EventLogFile: Salesforce authentication failed; retrying in {}", authBackoff, e);
+          LOG.warn(
+              "EventLogFile: Salesforce authentication failed; retrying in {}: {}",
+              Durations.format(authBackoff),
+              Causes.chain(e));
+          LOG.debug("the authentication failure", e);
           wait = authBackoff;
           authBackoff = min(authBackoff.multipliedBy(2), AUTH_BACKOFF_MAX);
         }

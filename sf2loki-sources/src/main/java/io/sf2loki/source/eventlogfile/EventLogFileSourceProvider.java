@@ -1,16 +1,18 @@
 package io.sf2loki.source.eventlogfile;
 
 import io.sf2loki.config.SalesforceConfig;
-import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.PemKeys;
-import io.sf2loki.salesforce.rest.SalesforceHttpClients;
+import io.sf2loki.salesforce.org.SalesforceOrgSession;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.shape.Shaper;
+import io.sf2loki.source.eventlogobjects.SalesforceSession;
 import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -19,14 +21,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
  * The {@code eventlogfile} source type. {@link #configure} binds {@code sources.eventlogfile} and
  * the shared {@code salesforce} section (checking that a configured private key parses) without any
  * I/O; the factory creates one {@link EventLogFileSource} per leadership run with its own HTTP
- * client and token provider, and offers {@link CategoryClaims} so the overlap guard sees its
- * explicit types.
+ * client on the org's shared session ({@link OrgSessions}), and offers {@link CategoryClaims} so
+ * the overlap guard sees its explicit types.
  */
 public final class EventLogFileSourceProvider implements SourceProvider {
 
@@ -59,7 +60,12 @@ public final class EventLogFileSourceProvider implements SourceProvider {
 
   /** The bound configuration; creates the source and claims the explicit types' categories. */
   record ElfFactory(EventLogFileConfig config, SalesforceConfig salesforce)
-      implements Factory, CategoryClaims, PromotedLabels {
+      implements Factory, CategoryClaims, PromotedLabels, OrgSessions {
+
+    @Override
+    public OrgSession openSession(SourceEnvironment environment) {
+      return SalesforceOrgSession.open(salesforce, environment);
+    }
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
@@ -89,13 +95,8 @@ public final class EventLogFileSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static Source create(
       EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
-    CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
-    OAuthTokenProvider tokens =
-        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.random(), env.metrics());
-    ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), ElfMetrics.SOURCE);
-    SalesforceRestClient rest =
-        new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
-    return create(config, rest, serverClock, env, http);
+    SalesforceSession session = SalesforceSession.open(salesforce, env, ElfMetrics.SOURCE);
+    return create(config, session.rest(), session.serverClock(), env, session);
   }
 
   static EventLogFileSource create(

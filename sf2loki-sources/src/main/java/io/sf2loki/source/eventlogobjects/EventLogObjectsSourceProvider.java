@@ -1,12 +1,15 @@
 package io.sf2loki.source.eventlogobjects;
 
 import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.salesforce.org.SalesforceOrgSession;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -20,8 +23,9 @@ import java.util.function.Supplier;
 /**
  * The {@code eventlog_objects} source type. {@link #configure} binds {@code
  * sources.eventlog_objects} and the {@code salesforce} section without I/O; the factory creates one
- * {@link EventLogObjectsSource} per leadership run with its own HTTP client and token provider, and
- * offers {@link CategoryClaims} so the overlap guard sees its objects.
+ * {@link EventLogObjectsSource} per leadership run with its own HTTP client on the org's shared
+ * session ({@link OrgSessions}), and offers {@link CategoryClaims} so the overlap guard sees its
+ * objects.
  */
 public final class EventLogObjectsSourceProvider implements SourceProvider {
 
@@ -42,7 +46,12 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
 
   /** The bound configuration; creates the source and claims the objects' categories. */
   record ObjectsFactory(EventLogObjectsConfig config, SalesforceConfig salesforce)
-      implements Factory, CategoryClaims, PromotedLabels {
+      implements Factory, CategoryClaims, PromotedLabels, OrgSessions {
+
+    @Override
+    public OrgSession openSession(SourceEnvironment environment) {
+      return SalesforceOrgSession.open(salesforce, environment);
+    }
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
@@ -75,7 +84,7 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
         session.serverClock(),
         env,
         () -> env.random().nextDouble(-1, 1),
-        session.http());
+        session);
   }
 
   /**

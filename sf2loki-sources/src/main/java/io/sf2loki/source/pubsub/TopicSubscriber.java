@@ -3,6 +3,7 @@ package io.sf2loki.source.pubsub;
 import com.google.protobuf.ByteString;
 import com.salesforce.eventbus.protobuf.ConsumerEvent;
 import com.salesforce.eventbus.protobuf.FetchResponse;
+import io.sf2loki.config.Durations;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.auth.Backoff;
@@ -152,7 +153,10 @@ final class TopicSubscriber {
         if (m.isEmpty()) {
           if (ticker.nanoTime() - lastMessage >= config.stallTimeout().toNanos()) {
             metrics.stall(topic);
-            LOG.warn("pubsub {}: no message for {}; reconnecting", topic, config.stallTimeout());
+            LOG.warn(
+                "pubsub {}: no message for {}; reconnecting",
+                topic,
+                Durations.format(config.stallTimeout()));
             return new Outcome(received, Optional.empty());
           }
           continue;
