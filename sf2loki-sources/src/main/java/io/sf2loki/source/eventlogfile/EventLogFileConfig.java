@@ -31,6 +31,7 @@ import java.util.TreeSet;
  * @param shaping transforms, metadata fields and the label bound
  * @param typeShaping per-type labels, metadata override and sample rate, by type ({@code *}: the
  *     settings discovered types inherit); a type without an entry uses the defaults
+ * @param window the CreatedDate bounds ({@code start}, {@code until}); unbounded for a live run
  */
 public record EventLogFileConfig(
     List<String> eventTypes,
@@ -45,7 +46,8 @@ public record EventLogFileConfig(
     long spoolMemory,
     Optional<Path> spoolDir,
     ShapingConfig shaping,
-    Map<String, TypeShaping> typeShaping) {
+    Map<String, TypeShaping> typeShaping,
+    ElfWindow window) {
 
   /** The wildcard entry of {@code event_types}. */
   public static final String DISCOVER = "*";
@@ -56,6 +58,39 @@ public record EventLogFileConfig(
   public EventLogFileConfig {
     eventTypes = List.copyOf(eventTypes);
     typeShaping = Map.copyOf(typeShaping);
+    java.util.Objects.requireNonNull(window, "window");
+  }
+
+  /** An unbounded section (a live run). */
+  public EventLogFileConfig(
+      List<String> eventTypes,
+      String interval,
+      Duration pollInterval,
+      Duration lookback,
+      Duration settleWindow,
+      int pageSize,
+      int concurrency,
+      Duration downloadMaxAge,
+      String timestampColumn,
+      long spoolMemory,
+      Optional<Path> spoolDir,
+      ShapingConfig shaping,
+      Map<String, TypeShaping> typeShaping) {
+    this(
+        eventTypes,
+        interval,
+        pollInterval,
+        lookback,
+        settleWindow,
+        pageSize,
+        concurrency,
+        downloadMaxAge,
+        timestampColumn,
+        spoolMemory,
+        spoolDir,
+        shaping,
+        typeShaping,
+        ElfWindow.UNBOUNDED);
   }
 
   /** A section without transforms, metadata fields, labels or sampling. */
@@ -157,7 +192,8 @@ public record EventLogFileConfig(
         r.bytes("spool_memory", 64 * 1024),
         spoolDir,
         shaping,
-        typeShaping);
+        typeShaping,
+        ElfWindow.bind(r));
   }
 
   /**

@@ -106,7 +106,8 @@ public final class EventLogFileSourceProvider implements SourceProvider {
       AutoCloseable resources) {
     ElfMetrics metrics = new ElfMetrics(env.metrics());
     Escalation escalation = new Escalation();
-    ElfCursors cursors = new ElfCursors(config.lookback(), serverClock, metrics);
+    ElfCursors cursors =
+        new ElfCursors(config.lookback(), config.window().start(), serverClock, metrics);
     Shaper shaper =
         new Shaper(
             ElfMetrics.SOURCE,

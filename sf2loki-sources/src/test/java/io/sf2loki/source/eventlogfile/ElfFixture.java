@@ -80,6 +80,30 @@ final class ElfFixture implements AutoCloseable {
   }
 
   EventLogFileSource source(EventLogFileConfig config, Optional<Path> spoolDir) {
+    return source(config, spoolDir, config.window());
+  }
+
+  /** {@code config} bounded by {@code window}. */
+  static EventLogFileConfig bounded(EventLogFileConfig config, ElfWindow window) {
+    return new EventLogFileConfig(
+        config.eventTypes(),
+        config.interval(),
+        config.pollInterval(),
+        config.lookback(),
+        config.settleWindow(),
+        config.pageSize(),
+        config.concurrency(),
+        config.downloadMaxAge(),
+        config.timestampColumn(),
+        config.spoolMemory(),
+        config.spoolDir(),
+        config.shaping(),
+        config.typeShaping(),
+        window);
+  }
+
+  private EventLogFileSource source(
+      EventLogFileConfig config, Optional<Path> spoolDir, ElfWindow window) {
     EventLogFileConfig c =
         new EventLogFileConfig(
             config.eventTypes(),
@@ -94,7 +118,8 @@ final class ElfFixture implements AutoCloseable {
             config.spoolMemory(),
             spoolDir,
             config.shaping(),
-            config.typeShaping());
+            config.typeShaping(),
+            window);
     ServerClock serverClock = new ServerClock(clock);
     OAuthTokenProvider tokens =
         new OAuthTokenProvider(
