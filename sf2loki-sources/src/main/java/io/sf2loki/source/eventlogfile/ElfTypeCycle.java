@@ -185,7 +185,7 @@ final class ElfTypeCycle {
     }
   }
 
-  private List<ElfFile> list(String type, Instant from)
+  List<ElfFile> list(String type, Instant from)
       throws SalesforceApiException, AuthException, InterruptedException {
     List<ElfFile> files = new ArrayList<>();
     for (var r : rest.query(listingQuery(type, from)).records()) {

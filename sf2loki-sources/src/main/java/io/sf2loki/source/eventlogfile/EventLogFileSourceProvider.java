@@ -17,6 +17,7 @@ import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -89,16 +90,51 @@ public final class EventLogFileSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static Source create(
       EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    return connect(config, salesforce, env).source();
+  }
+
+  /**
+   * The listing-only view of a configured {@code eventlogfile} source, with its own HTTP client and
+   * token provider (the backfill dry run); empty when {@code factory} is another type's.
+   */
+  public static Optional<ElfInventory> inventory(Factory factory, SourceEnvironment env) {
+    if (!(factory instanceof ElfFactory elf)) {
+      return Optional.empty();
+    }
+    Wired w = connect(elf.config(), elf.salesforce(), env);
+    return Optional.of(
+        new ElfInventory(elf.config(), w.source(), w.cycle(), w.cursors(), w.rest(), w.http()));
+  }
+
+  private static Wired connect(
+      EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
     CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
     OAuthTokenProvider tokens =
         OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.random(), env.metrics());
     ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), ElfMetrics.SOURCE);
     SalesforceRestClient rest =
         new SalesforceRestClient(http, tokens, salesforce.apiVersion(), serverClock, env.metrics());
-    return create(config, rest, serverClock, env, http);
+    return wire(config, rest, serverClock, env, http);
   }
 
   static EventLogFileSource create(
+      EventLogFileConfig config,
+      SalesforceRestClient rest,
+      ServerClock serverClock,
+      SourceEnvironment env,
+      AutoCloseable resources) {
+    return wire(config, rest, serverClock, env, resources).source();
+  }
+
+  /** One run's parts; {@code http} is what the source closes when its run ends. */
+  private record Wired(
+      EventLogFileSource source,
+      ElfTypeCycle cycle,
+      ElfCursors cursors,
+      SalesforceRestClient rest,
+      AutoCloseable http) {}
+
+  private static Wired wire(
       EventLogFileConfig config,
       SalesforceRestClient rest,
       ServerClock serverClock,
@@ -125,15 +161,17 @@ public final class EventLogFileSourceProvider implements SourceProvider {
             new ElfFileRows(entries, metrics),
             metrics,
             escalation);
-    return new EventLogFileSource(
-        config,
-        rest,
-        cycle,
-        metrics,
-        env.ticker(),
-        env.threads(),
-        escalation,
-        env.categoryOwnership(),
-        resources);
+    EventLogFileSource source =
+        new EventLogFileSource(
+            config,
+            rest,
+            cycle,
+            metrics,
+            env.ticker(),
+            env.threads(),
+            escalation,
+            env.categoryOwnership(),
+            resources);
+    return new Wired(source, cycle, cursors, rest, resources);
   }
 }
