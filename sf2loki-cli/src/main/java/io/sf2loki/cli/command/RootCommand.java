@@ -11,7 +11,12 @@ import picocli.CommandLine.Mixin;
     mixinStandardHelpOptions = true,
     versionProvider = RootCommand.Version.class,
     description = "Operate sf2loki: validate and document config, inspect and repair state.",
-    subcommands = {ConfigCommand.class, StateCommand.class, LeaseCommand.class},
+    subcommands = {
+      ConfigCommand.class,
+      StateCommand.class,
+      LeaseCommand.class,
+      BackfillCommand.class
+    },
     synopsisSubcommandLabel = "COMMAND")
 public final class RootCommand {
 
