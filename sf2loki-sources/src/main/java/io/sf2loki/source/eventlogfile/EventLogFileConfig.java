@@ -61,39 +61,7 @@ public record EventLogFileConfig(
     java.util.Objects.requireNonNull(window, "window");
   }
 
-  /** An unbounded section (a live run). */
-  public EventLogFileConfig(
-      List<String> eventTypes,
-      String interval,
-      Duration pollInterval,
-      Duration lookback,
-      Duration settleWindow,
-      int pageSize,
-      int concurrency,
-      Duration downloadMaxAge,
-      String timestampColumn,
-      long spoolMemory,
-      Optional<Path> spoolDir,
-      ShapingConfig shaping,
-      Map<String, TypeShaping> typeShaping) {
-    this(
-        eventTypes,
-        interval,
-        pollInterval,
-        lookback,
-        settleWindow,
-        pageSize,
-        concurrency,
-        downloadMaxAge,
-        timestampColumn,
-        spoolMemory,
-        spoolDir,
-        shaping,
-        typeShaping,
-        ElfWindow.UNBOUNDED);
-  }
-
-  /** A section without transforms, metadata fields, labels or sampling. */
+  /** An unbounded section without transforms, metadata fields, labels or sampling. */
   public EventLogFileConfig(
       List<String> eventTypes,
       String interval,
@@ -119,7 +87,8 @@ public record EventLogFileConfig(
         spoolMemory,
         spoolDir,
         ShapingConfig.defaults(),
-        Map.of());
+        Map.of(),
+        ElfWindow.UNBOUNDED);
   }
 
   /** True when {@code event_types} holds {@code *}. */

@@ -3,12 +3,9 @@ package io.sf2loki.source.eventlogfile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.model.LogEntry;
-import io.sf2loki.shape.CanonicalJson;
-import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -35,17 +32,6 @@ class EventLogFileWindowIT {
         ElfFixture.bounded(ElfFixture.config(List.of("Login")), new ElfWindow(start, until)));
   }
 
-  private List<String> linesOf(LogFileSpec... files) {
-    List<String> lines = new ArrayList<>();
-    for (LogFileSpec f : files) {
-      LogFileCsv csv = fx.sf.csv(f);
-      for (long i = 0; i < f.rows(); i++) {
-        lines.add(CanonicalJson.write(csv.expectedRow(i)));
-      }
-    }
-    return lines;
-  }
-
   private static List<String> lines(RecordingSourceContext ctx) {
     return ctx.rows().stream().map(LogEntry::line).toList();
   }
@@ -60,7 +46,7 @@ class EventLogFileWindowIT {
 
     source(Optional.empty(), Optional.of(atBound.createdDate())).run(ctx);
 
-    assertThat(lines(ctx)).containsExactlyElementsOf(linesOf(inside));
+    assertThat(lines(ctx)).containsExactlyElementsOf(fx.expectedLines(inside));
     assertThat(ctx.waits()).as("finished after its first cycle, no poll wait").isEmpty();
   }
 
@@ -93,7 +79,7 @@ class EventLogFileWindowIT {
 
     source(Optional.of(atStart.createdDate()), Optional.empty()).cycleOnce(ctx);
 
-    assertThat(lines(ctx)).containsExactlyElementsOf(linesOf(atStart));
+    assertThat(lines(ctx)).containsExactlyElementsOf(fx.expectedLines(atStart));
   }
 
   @Test
@@ -108,7 +94,7 @@ class EventLogFileWindowIT {
 
     source(Optional.of(now.minus(4, ChronoUnit.HOURS)), Optional.empty()).cycleOnce(ctx);
 
-    assertThat(lines(ctx)).containsExactlyElementsOf(linesOf(afterStart));
+    assertThat(lines(ctx)).containsExactlyElementsOf(fx.expectedLines(afterStart));
   }
 
   @Test
@@ -125,7 +111,7 @@ class EventLogFileWindowIT {
 
     source(Optional.of(now.minus(5, ChronoUnit.HOURS)), Optional.empty()).cycleOnce(resumed);
 
-    assertThat(lines(first)).containsExactlyElementsOf(linesOf(done));
-    assertThat(lines(resumed)).containsExactlyElementsOf(linesOf(next));
+    assertThat(lines(first)).containsExactlyElementsOf(fx.expectedLines(done));
+    assertThat(lines(resumed)).containsExactlyElementsOf(fx.expectedLines(next));
   }
 }
