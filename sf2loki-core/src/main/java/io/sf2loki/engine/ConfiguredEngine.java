@@ -3,6 +3,7 @@ package io.sf2loki.engine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.ServiceConfig;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.model.StreamLabels;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
@@ -51,6 +52,22 @@ public final class ConfiguredEngine {
    */
   public static Engine create(
       Sf2LokiConfig config, EngineEnvironment environment, Map<String, String> variables) {
+    return create(config, environment, variables, Map.of());
+  }
+
+  /**
+   * Wires an engine whose entries carry {@code runLabels} besides the deployment labels: a
+   * launcher's mark on what it ships, such as backfill's {@code backfill="true"}.
+   *
+   * @param runLabels stream labels of this run; each name must be in {@link StreamLabels#ALLOWLIST}
+   *     and not already a deployment label
+   * @throws IllegalArgumentException when a run label is not allowed
+   */
+  public static Engine create(
+      Sf2LokiConfig config,
+      EngineEnvironment environment,
+      Map<String, String> variables,
+      Map<String, String> runLabels) {
     Clock clock = environment.clock();
     Ticker ticker = environment.ticker();
     MeterRegistry registry = environment.metrics();
@@ -79,6 +96,14 @@ public final class ConfiguredEngine {
           "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
     }
     Map<String, String> labels = deploymentLabels(config);
+    runLabels.forEach(
+        (name, value) -> {
+          if (!StreamLabels.ALLOWLIST.contains(name) || labels.containsKey(name)) {
+            throw new IllegalArgumentException(
+                "run label '" + name + "' is not an allowed stream label or is already set");
+          }
+          labels.put(name, value);
+        });
     SourceEnvironment sourceEnvironment =
         new SourceEnvironment(
             clock,

@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * throttle stops the cycle; an authentication failure backs off from 1 s to 30 s and retries; every
  * other expected failure (API, transport, CSV) is contained to its type and retried next cycle, and
  * anything else a type worker throws (an {@link Error}, a bug) ends the source's run once the other
- * types stopped. Never stores checkpoints itself: they ride on the entries (invariant 1).
+ * types stopped. With a window {@code until} ({@link ElfWindow}) the run is finite: it returns
+ * after the first cycle in which every type was read to the bound, once the bound is not ahead of
+ * Salesforce's clock; a type that failed, throttled or waits on a settling file keeps it polling.
+ * Never stores checkpoints itself: they ride on the entries (invariant 1).
  */
 public final class EventLogFileSource implements Source {
 
@@ -91,8 +94,14 @@ public final class EventLogFileSource implements Source {
         long start = ticker.nanoTime();
         Duration wait = config.pollInterval();
         try {
-          cycle(ctx, workers);
+          boolean complete = cycle(ctx, workers);
           authBackoff = AUTH_BACKOFF_START;
+          if (complete && typeCycle.untilPassed()) {
+            LOG.info(
+                "EventLogFile: every event type was read up to {}; the source is done",
+                config.window().until().orElseThrow());
+            return;
+          }
         } catch (AuthException e) {
           if (e.isPermanent()) {
             throw e; // no retry mints a token: the engine gives up after its attempts
@@ -144,12 +153,15 @@ public final class EventLogFileSource implements Source {
     }
   }
 
-  /** One cycle over every type; returns when each type finished or stopped. */
-  void cycle(SourceContext ctx, ExecutorService workers)
+  /**
+   * One cycle over every type; returns when each type finished or stopped: true when every type
+   * read all it listed ({@link ElfTypeCycle.Outcome#DONE}).
+   */
+  boolean cycle(SourceContext ctx, ExecutorService workers)
       throws AuthException, InterruptedException {
     Optional<List<String>> types = resolveTypes();
     if (types.isEmpty()) {
-      return; // discovery throttled: the whole cycle is skipped
+      return false; // discovery throttled: the whole cycle is skipped
     }
     AtomicBoolean throttled = new AtomicBoolean();
     List<Future<ElfTypeCycle.Outcome>> running = new ArrayList<>();
@@ -159,12 +171,14 @@ public final class EventLogFileSource implements Source {
     AuthException authFailure = null;
     Throwable unexpected = null;
     boolean aborted = false;
+    boolean complete = true;
     try {
       for (Future<ElfTypeCycle.Outcome> f : running) {
         try {
-          f.get();
+          complete &= f.get() == ElfTypeCycle.Outcome.DONE;
         } catch (ExecutionException e) {
           throttled.set(true); // stop the other types early; nothing can be fetched
+          complete = false;
           if (e.getCause() instanceof AuthException a) {
             authFailure = a;
           } else if (e.getCause() instanceof InterruptedException) {
@@ -195,6 +209,7 @@ public final class EventLogFileSource implements Source {
     if (authFailure != null) {
       throw authFailure;
     }
+    return complete && !escalation.failing("discovery"); // a failed discovery missed types
   }
 
   /**

@@ -19,6 +19,7 @@ import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -95,8 +96,27 @@ public final class EventLogFileSourceProvider implements SourceProvider {
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static Source create(
       EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    return connect(config, salesforce, env).source();
+  }
+
+  /**
+   * The listing-only view of a configured {@code eventlogfile} source, with its own HTTP client and
+   * token provider (the backfill dry run); empty when {@code factory} is another type's.
+   */
+  public static Optional<ElfInventory> inventory(Factory factory, SourceEnvironment env) {
+    if (!(factory instanceof ElfFactory elf)) {
+      return Optional.empty();
+    }
+    Wired w = connect(elf.config(), elf.salesforce(), env);
+    return Optional.of(
+        new ElfInventory(elf.config(), w.source(), w.cycle(), w.cursors(), w.rest(), w.http()));
+  }
+
+  private static Wired connect(
+      EventLogFileConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
+    // The org's shared session when the composition gave one, else one of its own (library use).
     SalesforceSession session = SalesforceSession.open(salesforce, env, ElfMetrics.SOURCE);
-    return create(config, session.rest(), session.serverClock(), env, session);
+    return wire(config, session.rest(), session.serverClock(), env, session);
   }
 
   static EventLogFileSource create(
@@ -105,9 +125,27 @@ public final class EventLogFileSourceProvider implements SourceProvider {
       ServerClock serverClock,
       SourceEnvironment env,
       AutoCloseable resources) {
+    return wire(config, rest, serverClock, env, resources).source();
+  }
+
+  /** One run's parts; {@code http} is what the source closes when its run ends. */
+  private record Wired(
+      EventLogFileSource source,
+      ElfTypeCycle cycle,
+      ElfCursors cursors,
+      SalesforceRestClient rest,
+      AutoCloseable http) {}
+
+  private static Wired wire(
+      EventLogFileConfig config,
+      SalesforceRestClient rest,
+      ServerClock serverClock,
+      SourceEnvironment env,
+      AutoCloseable resources) {
     ElfMetrics metrics = new ElfMetrics(env.metrics());
     Escalation escalation = new Escalation();
-    ElfCursors cursors = new ElfCursors(config.lookback(), serverClock, metrics);
+    ElfCursors cursors =
+        new ElfCursors(config.lookback(), config.window().start(), serverClock, metrics);
     Shaper shaper =
         new Shaper(
             ElfMetrics.SOURCE,
@@ -125,15 +163,17 @@ public final class EventLogFileSourceProvider implements SourceProvider {
             new ElfFileRows(entries, metrics),
             metrics,
             escalation);
-    return new EventLogFileSource(
-        config,
-        rest,
-        cycle,
-        metrics,
-        env.ticker(),
-        env.threads(),
-        escalation,
-        env.categoryOwnership(),
-        resources);
+    EventLogFileSource source =
+        new EventLogFileSource(
+            config,
+            rest,
+            cycle,
+            metrics,
+            env.ticker(),
+            env.threads(),
+            escalation,
+            env.categoryOwnership(),
+            resources);
+    return new Wired(source, cycle, cursors, rest, resources);
   }
 }
