@@ -43,8 +43,12 @@ final class ManagedSubscription {
     return name;
   }
 
-  /** Opens a ManagedSubscribe stream on it. */
+  /**
+   * Opens a ManagedSubscribe stream on it. The local position is committed again on the new stream:
+   * a commit sent on the previous one may have died with it.
+   */
   TopicStream open(PubSubClient client, int credits) {
+    sent = "";
     return client.managedSubscribe(name, credits);
   }
 

@@ -180,6 +180,18 @@ class PubSubManagedIT extends PubSubTestBase {
     }
   }
 
+  @Test
+  void aCommitLostWithItsStreamIsSentAgainOnTheNextStream() throws Exception {
+    harness();
+    h.pubsub.inject(PubSubFault.stream(PubSubFault.StreamKind.STALL, 1)); // takes no commit either
+    ByteString id = h.publish(0, 1).get(0);
+    try (PubSubHarness.Run run = h.start(MANAGED + ", stall_timeout = 500ms", Map.of())) {
+      await().atMost(TestTiming.seconds(10)).until(() -> serverPosition().equals(Optional.of(id)));
+      assertThat(h.counter("sf2loki_pubsub_stream_stalls", LOGIN)).isEqualTo(1);
+      assertThat(PubSubHarness.identifiers(run.ctx.lines())).containsExactly("ev-0", "ev-0");
+    }
+  }
+
   private long commitsOf(ByteString id) {
     return managed().commits().stream().filter(c -> c.replayId().equals(id)).count();
   }
