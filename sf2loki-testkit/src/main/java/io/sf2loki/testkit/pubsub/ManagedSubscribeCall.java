@@ -9,7 +9,6 @@ import com.salesforce.eventbus.protobuf.ManagedFetchRequest;
 import com.salesforce.eventbus.protobuf.ManagedFetchResponse;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.grpc.stub.StreamObserver;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +22,8 @@ import java.util.Optional;
  * valid. Credits work as for Subscribe. Commits are answered through {@code commit_response}; the
  * commits received between two ticks are merged into one answer, for the last of them.
  */
-final class ManagedSubscribeCall
-    implements StreamObserver<ManagedFetchRequest>, Subscription.Responses<ManagedFetchResponse> {
+final class ManagedSubscribeCall extends RequestStream<ManagedFetchRequest>
+    implements Subscription.Responses<ManagedFetchResponse> {
 
   /** A received commit and the time it arrived. */
   private record Pending(CommitReplayRequest request, long receivedMillis) {}
@@ -99,6 +98,11 @@ final class ManagedSubscribeCall
   }
 
   @Override
+  Subscription<?> delivery() {
+    return delivery;
+  }
+
+  @Override
   public void onNext(ManagedFetchRequest request) {
     if (delivery.done()) {
       return;
@@ -143,21 +147,16 @@ final class ManagedSubscribeCall
     if (config.state() != ManagedEventSubscription.State.RUN) {
       return Optional.of(PubSubErrors.managedNotRunning(config.developerName(), config.state()));
     }
-    Optional<TopicLog> log = fake.topicLog(config.topic());
-    if (log.isEmpty()) {
-      return Optional.of(PubSubErrors.topicNotFound(config.topic()));
-    }
-    if (!log.get().canSubscribe()) {
-      return Optional.of(PubSubErrors.cannotSubscribe(config.topic()));
-    }
-    if (request.getNumRequested() <= 0 && fake.rejectsNonPositiveRequests()) {
-      return Optional.of(PubSubErrors.requestedInvalid());
+    Optional<StatusRuntimeException> refused =
+        refusal(fake, config.topic(), request.getNumRequested());
+    if (refused.isPresent()) {
+      return refused;
     }
     if (!found.get().claim(this)) {
       return Optional.of(PubSubErrors.managedAlreadyActive(config.developerName()));
     }
     subscription = found.get();
-    topic = log.get();
+    topic = fake.topicLog(config.topic()).orElseThrow();
     delivery.onEnd(() -> subscription.release(this));
     delivery.start(topic, start(config));
     return Optional.empty();
@@ -192,15 +191,5 @@ final class ManagedSubscribeCall
       return Optional.of(PubSubErrors.requestedInvalid());
     }
     return Optional.empty();
-  }
-
-  @Override
-  public void onError(Throwable t) {
-    delivery.cancelled();
-  }
-
-  @Override
-  public void onCompleted() {
-    delivery.complete();
   }
 }

@@ -5,7 +5,6 @@ import com.salesforce.eventbus.protobuf.FetchResponse;
 import com.salesforce.eventbus.protobuf.ReplayPreset;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.grpc.stub.StreamObserver;
 import java.util.Optional;
 
 /**
@@ -13,7 +12,7 @@ import java.util.Optional;
  * (LATEST, EARLIEST, or CUSTOM strictly after a stored id), later ones add credits; a changed topic
  * name is an INVALID_ARGUMENT, later presets and ids are ignored.
  */
-final class SubscribeCall implements StreamObserver<FetchRequest> {
+final class SubscribeCall extends RequestStream<FetchRequest> {
 
   private final FakePubSub fake;
   private final Subscription<FetchResponse> delivery;
@@ -58,18 +57,18 @@ final class SubscribeCall implements StreamObserver<FetchRequest> {
     delivery.grant(request.getNumRequested());
   }
 
+  @Override
+  Subscription<?> delivery() {
+    return delivery;
+  }
+
   private Optional<StatusRuntimeException> open(FetchRequest request) {
-    Optional<TopicLog> log = fake.topicLog(request.getTopicName());
-    if (log.isEmpty()) {
-      return Optional.of(PubSubErrors.topicNotFound(request.getTopicName()));
+    Optional<StatusRuntimeException> refused =
+        refusal(fake, request.getTopicName(), request.getNumRequested());
+    if (refused.isPresent()) {
+      return refused;
     }
-    if (!log.get().canSubscribe()) {
-      return Optional.of(PubSubErrors.cannotSubscribe(request.getTopicName()));
-    }
-    if (request.getNumRequested() <= 0 && fake.rejectsNonPositiveRequests()) {
-      return Optional.of(PubSubErrors.requestedInvalid());
-    }
-    topic = log.get();
+    topic = fake.topicLog(request.getTopicName()).orElseThrow();
     long position;
     if (request.getReplayPreset() == ReplayPreset.CUSTOM) {
       if (request.getReplayId().isEmpty()) {
@@ -96,15 +95,5 @@ final class SubscribeCall implements StreamObserver<FetchRequest> {
       return Optional.of(PubSubErrors.requestedInvalid());
     }
     return Optional.empty();
-  }
-
-  @Override
-  public void onError(Throwable t) {
-    delivery.cancelled();
-  }
-
-  @Override
-  public void onCompleted() {
-    delivery.complete();
   }
 }

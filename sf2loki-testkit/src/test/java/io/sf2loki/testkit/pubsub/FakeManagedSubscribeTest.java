@@ -12,16 +12,12 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sf2loki.testkit.pubsub.ManagedEventSubscription.Replay;
 import io.sf2loki.testkit.pubsub.ManagedEventSubscription.State;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -231,9 +227,9 @@ class FakeManagedSubscribeTest {
 
   @Test
   void aCommittedIdPastRetentionRestartsAtTheErrorRecoveryReplay() throws Exception {
-    AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+    SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
     start(
-        FakePubSub.builder().clock(clock(now)).retention(Duration.ofHours(72)),
+        FakePubSub.builder().clock(clock).retention(Duration.ofHours(72)),
         ManagedEventSubscription.running(NAME, LOGIN, Replay.LATEST)
             .withErrorRecoveryReplay(Replay.EARLIEST));
     ByteString old = publishLogins(0, 1).get(0);
@@ -242,28 +238,9 @@ class FakeManagedSubscribeTest {
     commitAnswer(s);
     s.requests.onCompleted();
     await().atMost(Duration.ofSeconds(5)).until(() -> fake.liveStreams() == 0);
-    now.set(now.get().plus(Duration.ofHours(73)));
+    clock.advance(Duration.ofHours(73));
     List<ByteString> retained = publishLogins(1, 2);
 
     assertThat(eventsUntil(client.managedSubscribe(NAME, 10), 2)).isEqualTo(retained);
-  }
-
-  private static Clock clock(AtomicReference<Instant> now) {
-    return new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return now.get();
-      }
-    };
   }
 }
