@@ -1,18 +1,9 @@
 package io.sf2loki.daemon;
 
-import static io.sf2loki.daemon.EngineRuns.runAsync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.config.ConfigLoader;
-import io.sf2loki.config.Sf2LokiConfig;
-import io.sf2loki.engine.ConfiguredEngine;
-import io.sf2loki.engine.Engine;
-import io.sf2loki.engine.EngineOutcome;
-import io.sf2loki.engine.Environments;
-import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
@@ -26,8 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,9 +58,8 @@ class ManagedSubscribeEndToEndTest {
     salesforce.close();
   }
 
-  private Engine engine() {
-    String hocon =
-        """
+  private String config() {
+    return """
         salesforce { auth_mode = client_credentials, login_url = "%s"
                      client_id = cid, client_secret = secret }
         sources.pubsub { enabled = true, endpoint = "%s", plaintext = true
@@ -80,20 +68,14 @@ class ManagedSubscribeEndToEndTest {
         state.file.path = "%s"
         service.shutdown_grace = 1s
         """
-            .formatted(
-                salesforce.baseUrl(),
-                pubsub.target(),
-                FakePubSub.LOGIN,
-                FakePubSub.LOGIN,
-                NAME,
-                loki.baseUri(),
-                dir.resolve("state.json"));
-    Sf2LokiConfig config =
-        Sf2LokiConfig.bind(
-            new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
-            getClass().getClassLoader());
-    return ConfiguredEngine.create(
-        config, Environments.engine(new SimpleMeterRegistry()), Map.of());
+        .formatted(
+            salesforce.baseUrl(),
+            pubsub.target(),
+            FakePubSub.LOGIN,
+            FakePubSub.LOGIN,
+            NAME,
+            loki.baseUri(),
+            dir.resolve("state.json"));
   }
 
   private List<ByteString> publish(int from, int n) {
@@ -118,9 +100,8 @@ class ManagedSubscribeEndToEndTest {
 
   @Test
   void theServerPositionMovesOnlyOnceLokiAcceptedThePushHoldingTheEvents() throws Exception {
-    StopTrigger stop = new StopTrigger();
-    try (Engine engine = engine()) {
-      CompletableFuture<EngineOutcome> run = runAsync(engine, stop);
+    ComposedRun run = ComposedRun.start(config());
+    try {
       List<ByteString> accepted = publish(0, 3);
       await("the first events are in Loki and committed on the server")
           .atMost(TestTiming.seconds(30))
@@ -145,10 +126,8 @@ class ManagedSubscribeEndToEndTest {
       assertThat(loki.entries()).hasSize(5);
       assertThat(pubsub.managedSubscriptions().commits()).allMatch(RecordedCommit::accepted);
       assertThat(pubsub.calls("Subscribe")).isZero();
-
-      stop.requestStop();
-      assertThat(run.get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
-          .isInstanceOf(EngineOutcome.Stopped.class);
+    } finally {
+      run.close();
     }
   }
 }
