@@ -75,11 +75,12 @@ final class TopicSubscriber {
     if (stored.isPresent() && id.isEmpty()) {
       metrics.checkpointLoadError();
       LOG.error(
-          "pubsub {}: stored position '{}' is not a base64 replay id; starting from replay_preset"
-              + " {}",
+          "pubsub {}: stored position '{}' is not a base64 replay id; starting from {}",
           topic,
           stored.get(),
-          config.replayPreset());
+          managed.isPresent()
+              ? "the position Salesforce keeps for the managed subscription"
+              : "replay_preset " + config.replayPreset());
     }
     ReplayStart start = ReplayStart.of(id, config.replayPreset());
     position = id.orElse(ByteString.EMPTY);
