@@ -180,7 +180,9 @@ final class TopicSubscriber {
         if (failed.isPresent()) {
           return new Outcome(true, failed);
         }
-        metrics.pendingCredits(topic, r.pendingNumRequested());
+        if (!r.commitOnly()) {
+          metrics.pendingCredits(topic, r.pendingNumRequested());
+        }
         s.topUp();
       }
       return new Outcome(received, Optional.empty());

@@ -1,11 +1,11 @@
 package io.sf2loki.testkit.pubsub;
 
 /**
- * A scripted fault of the fake Pub/Sub. Stream faults are taken by the next Subscribe call when its
- * first FetchRequest arrives and strike once that stream has delivered {@code afterEvents} events;
- * schema faults strike the next GetSchema calls; commit faults answer the next managed-subscription
- * commits with an {@code Error} (code {@code COMMIT}) and keep the position. Deterministic: no
- * clock, no randomness.
+ * A scripted fault of the fake Pub/Sub. Stream faults are taken by the next Subscribe or
+ * ManagedSubscribe call when its first FetchRequest arrives and strike once that stream has
+ * delivered {@code afterEvents} events; schema faults strike the next GetSchema calls; commit
+ * faults answer the next managed-subscription commits with an {@code Error} (code {@code COMMIT})
+ * and keep the position. Deterministic: no clock, no randomness.
  */
 public sealed interface PubSubFault
     permits PubSubFault.Stream, PubSubFault.Schema, PubSubFault.Commit {

@@ -27,6 +27,11 @@ public record Batch(
     events = List.copyOf(events);
   }
 
+  /** A bare commit answer: it says nothing of the events or the credits. */
+  public boolean commitOnly() {
+    return commit.isPresent() && events.isEmpty() && latestReplayId.isEmpty();
+  }
+
   static Batch of(FetchResponse r) {
     return new Batch(
         r.getEventsList(), r.getLatestReplayId(), r.getPendingNumRequested(), Optional.empty());
