@@ -137,7 +137,10 @@ public final class PubSubSourceProvider implements SourceProvider {
                 metrics,
                 backoff,
                 env.ticker(),
-                new PositionAge(topic, env.clock(), metrics)),
+                new PositionAge(topic, env.clock(), metrics),
+                config
+                    .managedSubscription(topic)
+                    .map(name -> new ManagedSubscription(topic, name, metrics))),
         config.rediscoveryInterval(),
         env.threads(),
         PubSubSource.closing(client, resources));
