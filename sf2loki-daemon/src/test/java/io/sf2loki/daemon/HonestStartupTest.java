@@ -102,7 +102,12 @@ class HonestStartupTest {
               e -> {
                 assertThat(e.getFormattedMessage())
                     .startsWith("sf2loki stopped after a failure: ")
-                    .contains("invalid_client", "(auth_rejected, permanent, 3 attempts)", "fix: ");
+                    .contains("invalid_client", "(auth_rejected, permanent, 3 attempts)", "fix: ")
+                    // the remedy doctor prints for client_credentials, decoded from the answer
+                    .contains("the client secret does not match the connected app")
+                    .contains(
+                        "fix: set salesforce.client_secret (or client_secret_file) to the app's"
+                            + " Consumer Secret");
                 assertThat(e.getThrowableProxy()).isNull();
               });
       assertThat(logs.events())

@@ -4,9 +4,11 @@ import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.AccessToken;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.auth.TokenErrorRemedy;
 import io.sf2loki.salesforce.auth.TokenProvider;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.OrgIdentity;
 import io.sf2loki.spi.OrgLoginException;
 import io.sf2loki.spi.OrgSession;
@@ -79,8 +81,7 @@ public final class SalesforceOrgSession implements OrgSession {
     try {
       token = tokens.token();
     } catch (AuthException e) {
-      throw new OrgLoginException(
-          "Salesforce login failed: " + e.getMessage(), e.failureClass(), e);
+      throw loginFailed(e);
     }
     Optional<String> configured = config.orgId();
     String orgId = configured.isPresent() ? configured.get() : OrgIds.resolve(token, rest);
@@ -98,6 +99,22 @@ public final class SalesforceOrgSession implements OrgSession {
    * The org id: {@code salesforce.org_id}, else the one the last login resolved, else resolved now
    * (a source used before any login, as a library user may).
    */
+  /**
+   * The failure of a login, with a rejected one's fix decoded for the configured flow (the same
+   * one-line remedy {@code doctor} prints), so the daemon's last ERROR line says what to change.
+   */
+  private OrgLoginException loginFailed(AuthException e) {
+    FailureClass failure = e.failureClass();
+    if (!failure.isPermanent()) {
+      return new OrgLoginException("Salesforce login failed: " + e.getMessage(), failure, e);
+    }
+    TokenErrorRemedy remedy = TokenErrorRemedy.of(e, config);
+    return new OrgLoginException(
+        "Salesforce login failed: " + e.getMessage() + " (" + remedy.cause() + ")",
+        FailureClass.permanent(failure.reason(), failure.resource(), remedy.remedy()),
+        e);
+  }
+
   public String orgId() throws OrgLoginException, InterruptedException {
     Optional<String> configured = config.orgId();
     if (configured.isPresent()) {

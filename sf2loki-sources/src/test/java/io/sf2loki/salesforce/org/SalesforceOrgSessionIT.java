@@ -39,7 +39,7 @@ class SalesforceOrgSessionIT {
   private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
 
   private static FakeSalesforce.Builder org() {
-    return FakeSalesforce.builder().clientId("cid").clientSecret("secret").orgId(ORG);
+    return FakeSalesforce.builder().clientId("cid").clientSecret("s3cr3t-value").orgId(ORG);
   }
 
   private SalesforceOrgSession session(FakeSalesforce sf, String more) {
@@ -51,7 +51,7 @@ class SalesforceOrgSessionIT {
                       auth_mode = client_credentials
                       login_url = "%s"
                       client_id = cid
-                      client_secret = secret
+                      client_secret = "s3cr3t-value"
                       %s
                     }
                     """
@@ -114,7 +114,9 @@ class SalesforceOrgSessionIT {
               OrgLoginException.class,
               e -> {
                 assertThat(e.failureClass().reason()).isEqualTo("auth_rejected");
-                assertThat(e.getMessage()).contains("invalid_client").doesNotContain("secret");
+                assertThat(e.getMessage())
+                    .contains("invalid_client")
+                    .doesNotContain("s3cr3t-value");
               });
       assertThat(metrics.get("sf2loki_salesforce_auth_up").gauge().value()).isZero();
       assertThat(
