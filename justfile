@@ -43,6 +43,13 @@ bench-e2e *ARGS:
 bench-elf ROWS="2520000":
     {{mvn}} -q -pl sf2loki-sources -am -Pbench-elf -Dbench.args={{ROWS}} process-test-classes
 
+# Pub/Sub freshness (publish in the fake -> accepted by the fake Loki, p50/p99) at 1,000 events/s
+# while an EventLogFile drain fills the bulk lane, and one subscription's events/s ceiling, each
+# against a floor (docs/performance.md). Options are key=value, e.g. `just bench-pubsub
+# mode=freshness seconds=60`, or configuration: `sink.loki.batch.flush_interval=200ms`.
+bench-pubsub *ARGS:
+    {{mvn}} -q -pl sf2loki-daemon -am -Pbench-pubsub "-Dbench.jvm=${BENCH_JVM:--Xmx2g}" '-Dbench.args={{ARGS}}' process-test-classes
+
 # The same encode operations timed by thread CPU time (robust on a loaded machine); argument = rounds.
 bench-cpu ROUNDS="5":
     {{mvn}} -q -pl sf2loki-loki -am -Pbench -Dbench.main=io.sf2loki.loki.EncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # `just demo`: the whole path on one machine, no Salesforce or Loki account needed.
-# Builds the jars, starts the simulator (fake Salesforce + fake Loki), runs the daemon with
-# examples/demo.conf for DEMO_SECONDS, stops it with SIGTERM, prints what reached the fake Loki
-# and cleans up. Needs only a JDK 17+, Maven and bash.
+# Builds the jars, starts the simulator (fake Salesforce, fake Pub/Sub API, fake Loki), runs the
+# daemon with examples/demo.conf for DEMO_SECONDS, stops it with SIGTERM, prints what reached the
+# fake Loki and cleans up. Needs only a JDK 17+, Maven and bash.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 DEMO_SECONDS="${DEMO_SECONDS:-25}"
 SF_PORT=18080
 LOKI_PORT=13100
+PUBSUB_PORT=17443
 DEMO_DIR="$PWD/target/demo"
 SIMULATOR_JAR=sf2loki-testkit/target/sf2loki-testkit.jar
 DAEMON_JAR=sf2loki-daemon/target/sf2loki-daemon.jar
@@ -37,14 +38,14 @@ fi
 rm -rf "$DEMO_DIR"
 mkdir -p "$DEMO_DIR"
 
-step "Starting the simulator (fake Salesforce on :$SF_PORT, fake Loki on :$LOKI_PORT)"
+step "Starting the simulator (fake Salesforce on :$SF_PORT, Pub/Sub on :$PUBSUB_PORT, Loki on :$LOKI_PORT)"
 java -jar "$SIMULATOR_JAR" simulate --salesforce-port "$SF_PORT" --loki-port "$LOKI_PORT" \
-  --seed 1 >"$DEMO_DIR/simulator.log" 2>&1 &
+  --pubsub-port "$PUBSUB_PORT" --seed 1 >"$DEMO_DIR/simulator.log" 2>&1 &
 sim_pid=$!
 for _ in $(seq 1 60); do
   if grep -q '^stop with' "$DEMO_DIR/simulator.log" 2>/dev/null; then break; fi
   if ! kill -0 "$sim_pid" 2>/dev/null; then
-    echo "the simulator did not start (ports $SF_PORT/$LOKI_PORT busy?):" >&2
+    echo "the simulator did not start (ports $SF_PORT/$LOKI_PORT/$PUBSUB_PORT busy?):" >&2
     cat "$DEMO_DIR/simulator.log" >&2
     exit 1
   fi
@@ -73,10 +74,10 @@ echo "    daemon exit code: $daemon_exit"
 
 step "What arrived in the fake Loki"
 java -jar "$SIMULATOR_JAR" report --loki-url "http://127.0.0.1:$LOKI_PORT" \
-  --salesforce-url "http://127.0.0.1:$SF_PORT" --samples 4 | sed 's/^/    /'
+  --salesforce-url "http://127.0.0.1:$SF_PORT" --samples 8 | sed 's/^/    /'
 
 step "Checkpoints committed to $DEMO_DIR/state.json"
-grep -o '"eventlogfile:[A-Za-z]*"' "$DEMO_DIR/state.json" | sed 's/^/    /' || true
+grep -o '"\(eventlogfile\|pubsub\):[A-Za-z/_]*"' "$DEMO_DIR/state.json" | sed 's/^/    /' || true
 echo
 echo "Logs are in $DEMO_DIR. Next: examples/ for production configs, docs/ for the details."
 exit "$daemon_exit"

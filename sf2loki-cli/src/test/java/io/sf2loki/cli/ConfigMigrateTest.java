@@ -2,6 +2,8 @@ package io.sf2loki.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -26,6 +28,7 @@ class ConfigMigrateTest {
           api_version: "60.0"
           limits:
             enabled: true
+            poll_interval: 10m
         sources:
           pubsub:
             enabled: yes
@@ -96,10 +99,18 @@ class ConfigMigrateTest {
   }
 
   @Test
+  void orgLimitPollingKeysBecomeTheSalesforceLimitsSection() throws Exception {
+    CliRun migrated = migrate(pythonConfig());
+    assertThat(migrated.err()).doesNotContain("salesforce.limits");
+    Config hocon = ConfigFactory.parseString(migrated.out());
+    assertThat(hocon.getBoolean("salesforce.limits.enabled")).isTrue();
+    assertThat(hocon.getString("salesforce.limits.poll_interval")).isEqualTo("10m");
+  }
+
+  @Test
   void keysWithNoEquivalentAreReportedOnStandardError() throws Exception {
     CliRun migrated = migrate(pythonConfig());
     assertThat(migrated.err())
-        .contains("config migrate: no equivalent: salesforce.limits: ")
         .contains("config migrate: no equivalent: sources.pubsub.bridge_max_bytes: ")
         .contains("config migrate: no equivalent: sink.loki.egress: ")
         .contains("config migrate: no equivalent: service.telemetry: ");

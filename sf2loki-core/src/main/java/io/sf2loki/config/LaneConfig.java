@@ -16,6 +16,8 @@ import java.time.Duration;
  * @param retryMinBackoff first wait after a retryable push failure
  * @param retryMaxBackoff upper bound of that wait, which doubles (jittered)
  * @param maxRetryAfter cap on a server's Retry-After
+ * @param streamingFlushInterval the streaming lane's own flush interval: Pub/Sub events are wanted
+ *     in Loki within a second, which a batch held for the bulk lane's interval would miss
  */
 public record LaneConfig(
     int maxEntries,
@@ -25,7 +27,8 @@ public record LaneConfig(
     long queueMaxBytes,
     Duration retryMinBackoff,
     Duration retryMaxBackoff,
-    Duration maxRetryAfter) {
+    Duration maxRetryAfter,
+    Duration streamingFlushInterval) {
 
   /** The documented defaults ({@code reference.conf}). */
   public static LaneConfig defaults() {
@@ -37,7 +40,22 @@ public record LaneConfig(
         268_435_456,
         Duration.ofSeconds(1),
         Duration.ofSeconds(30),
-        Duration.ofSeconds(60));
+        Duration.ofSeconds(60),
+        Duration.ofMillis(250));
+  }
+
+  /** The streaming lane's bounds: these, flushed after {@link #streamingFlushInterval()}. */
+  public LaneConfig forStreaming() {
+    return new LaneConfig(
+        maxEntries,
+        maxBytes,
+        streamingFlushInterval,
+        queueMaxEntries,
+        queueMaxBytes,
+        retryMinBackoff,
+        retryMaxBackoff,
+        maxRetryAfter,
+        streamingFlushInterval);
   }
 
   /** A copy with other batch and queue bounds. */
@@ -55,7 +73,8 @@ public record LaneConfig(
         queueMaxBytes,
         retryMinBackoff,
         retryMaxBackoff,
-        maxRetryAfter);
+        maxRetryAfter,
+        streamingFlushInterval);
   }
 
   /**
@@ -75,7 +94,8 @@ public record LaneConfig(
             batch.bytes("queue_max_bytes", 0),
             retry.positiveDuration("lane_min_backoff"),
             retry.positiveDuration("lane_max_backoff"),
-            retry.positiveDuration("max_retry_after"));
+            retry.positiveDuration("max_retry_after"),
+            batch.positiveDuration("streaming_flush_interval"));
     if (c.retryMaxBackoff.compareTo(c.retryMinBackoff) < 0) {
       retry.problem(
           "lane_max_backoff",

@@ -17,7 +17,8 @@ import java.util.Set;
  * @param livenessTimeout liveness turns unhealthy after the engine's heartbeat is this old; zero
  *     disables
  * @param logLevel root log level
- * @param logFormat {@code text} or {@code json}
+ * @param logFormat {@code text}, {@code json} or {@code logfmt}
+ * @param logSummaryInterval interval of the periodic INFO summary line; zero disables
  * @param permanentFailureAttempts attempts in a row before a permanent failure ends the process
  * @param failureBackoffMin the first wait after a failed campaign or term
  * @param failureBackoffMax the longest wait; a term that led this long ends a failure streak
@@ -31,6 +32,7 @@ public record ServiceConfig(
     Duration livenessTimeout,
     String logLevel,
     String logFormat,
+    Duration logSummaryInterval,
     int permanentFailureAttempts,
     Duration failureBackoffMin,
     Duration failureBackoffMax) {
@@ -46,7 +48,8 @@ public record ServiceConfig(
         r.duration("unready_after_stall"),
         r.duration("liveness_timeout"),
         r.oneOf("log_level", Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR")),
-        r.oneOf("log_format", Set.of("text", "json")),
+        r.oneOf("log_format", Set.of("text", "json", "logfmt")),
+        r.duration("log_summary_interval"),
         r.intInRange("permanent_failure_attempts", 1, 100),
         min,
         backoffMax(r, min));

@@ -3,6 +3,7 @@ package io.sf2loki.deadline;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.config.Durations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,7 +129,7 @@ public final class BlockingIo implements AutoCloseable {
             "{} of {} did not finish within {}; abandoning it ({} call(s) of the {} file stuck)",
             operation,
             path,
-            deadline,
+            Durations.format(deadline),
             stuck.get(),
             file);
         throw timeout(operation, path, deadline, IoTimeoutException.Reason.DEADLINE);
@@ -164,7 +165,7 @@ public final class BlockingIo implements AutoCloseable {
           "{} of {} did not finish within {}; it completes when the file system answers",
           operation,
           path,
-          deadline);
+          Durations.format(deadline));
     } catch (ExecutionException e) {
       LOG.warn("{} of {} failed: {}", operation, path, e.getCause().toString());
     } catch (InterruptedException e) {

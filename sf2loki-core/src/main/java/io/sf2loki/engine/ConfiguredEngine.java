@@ -3,11 +3,15 @@ package io.sf2loki.engine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.ServiceConfig;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.model.StreamLabels;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
+import io.sf2loki.spi.OrgIdentity;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.Source;
@@ -29,8 +33,10 @@ import java.util.function.Supplier;
 
 /**
  * The composition root: builds an {@link Engine} from a validated configuration — the store, the
- * coordinator (given the store's {@link EpochFloor} when it has one), the Loki sink and the enabled
- * sources — through their providers. Creating it performs no network or store I/O.
+ * coordinator (given the store's {@link EpochFloor} when it has one), the Loki sink, the org's
+ * {@link OrgSession} (one token provider for every source of the org, logged in by the engine
+ * before its first campaign) and the enabled sources — through their providers. Creating it
+ * performs no network or store I/O.
  */
 public final class ConfiguredEngine {
 
@@ -46,6 +52,22 @@ public final class ConfiguredEngine {
    */
   public static Engine create(
       Sf2LokiConfig config, EngineEnvironment environment, Map<String, String> variables) {
+    return create(config, environment, variables, Map.of());
+  }
+
+  /**
+   * Wires an engine whose entries carry {@code runLabels} besides the deployment labels: a
+   * launcher's mark on what it ships, such as backfill's {@code backfill="true"}.
+   *
+   * @param runLabels stream labels of this run; each name must be in {@link StreamLabels#ALLOWLIST}
+   *     and not already a deployment label
+   * @throws IllegalArgumentException when a run label is not allowed
+   */
+  public static Engine create(
+      Sf2LokiConfig config,
+      EngineEnvironment environment,
+      Map<String, String> variables,
+      Map<String, String> runLabels) {
     Clock clock = environment.clock();
     Ticker ticker = environment.ticker();
     MeterRegistry registry = environment.metrics();
@@ -74,6 +96,14 @@ public final class ConfiguredEngine {
           "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
     }
     Map<String, String> labels = deploymentLabels(config);
+    runLabels.forEach(
+        (name, value) -> {
+          if (!StreamLabels.ALLOWLIST.contains(name) || labels.containsKey(name)) {
+            throw new IllegalArgumentException(
+                "run label '" + name + "' is not an allowed stream label or is already set");
+          }
+          labels.put(name, value);
+        });
     SourceEnvironment sourceEnvironment =
         new SourceEnvironment(
             clock,
@@ -84,17 +114,43 @@ public final class ConfiguredEngine {
             labels,
             config.categoryOwnership());
     List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
+    Optional<OrgSession> session = openSession(factories, sourceEnvironment);
     TermSources sources =
         () -> {
+          // Created at every acquire, after the login: the org id it resolved labels the entries.
+          SourceEnvironment term =
+              session
+                  .map(s -> sourceEnvironment.withSession(s, withOrgId(labels, s.identity())))
+                  .orElse(sourceEnvironment);
           List<Source> all = new ArrayList<>();
           for (SourceProvider.Factory factory : factories) {
-            all.addAll(factory.create(sourceEnvironment));
+            all.addAll(factory.create(term));
           }
           return all;
         };
     return Engine.builder(coordinators, store, sink, sources, environment)
         .settings(settings(config, labels))
+        .orgSessions(session.stream().toList())
         .build();
+  }
+
+  /** The org's session, from the first enabled source family that opens one. */
+  private static Optional<OrgSession> openSession(
+      List<SourceProvider.Factory> factories, SourceEnvironment environment) {
+    return factories.stream()
+        .filter(OrgSessions.class::isInstance)
+        .findFirst()
+        .map(f -> ((OrgSessions) f).openSession(environment));
+  }
+
+  /** {@code labels} with the logged-in org's id as {@code sf_org_id}, unless configured. */
+  static Map<String, String> withOrgId(Map<String, String> labels, Optional<OrgIdentity> org) {
+    if (org.isEmpty() || labels.containsKey("sf_org_id")) {
+      return labels;
+    }
+    Map<String, String> out = new LinkedHashMap<>(labels);
+    out.put("sf_org_id", org.get().orgId());
+    return out;
   }
 
   /**
@@ -112,6 +168,7 @@ public final class ConfiguredEngine {
             defaults
                 .pipeline()
                 .withLanes(config.lanes())
+                .withLane(Source.Lane.STREAMING, config.lanes().forStreaming())
                 .withShutdownGrace(service.shutdownGrace())
                 .withStaticLabels(labels))
         .withLivenessTimeout(service.livenessTimeout())
@@ -136,7 +193,8 @@ public final class ConfiguredEngine {
 
   /**
    * The labels every entry carries: {@code job} and {@code service_name} ({@code sf2loki}), {@code
-   * environment}, {@code sf_org_id} when configured, then the operator's labels.
+   * environment}, {@code sf_org_id} when configured, then the operator's labels. An unset {@code
+   * salesforce.org_id} is resolved at login and added to the sources' labels then.
    */
   public static Map<String, String> deploymentLabels(Sf2LokiConfig config) {
     Map<String, String> labels = new LinkedHashMap<>();

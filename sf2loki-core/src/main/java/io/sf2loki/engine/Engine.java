@@ -1,6 +1,7 @@
 package io.sf2loki.engine;
 
 import io.sf2loki.config.BuildInfo;
+import io.sf2loki.config.Durations;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.pipeline.Pipeline;
@@ -8,11 +9,13 @@ import io.sf2loki.pipeline.PipelineMetrics;
 import io.sf2loki.pipeline.PipelineSettings;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.OrgSession;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.StopSignal;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Term;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,6 +60,7 @@ public final class Engine implements AutoCloseable {
   private final AtomicReference<Throwable> termFailure = new AtomicReference<>();
   private final AtomicBoolean started = new AtomicBoolean();
   private final FailureResponse failures;
+  private final OrgLogins logins;
 
   private Engine(Builder builder) {
     this.settings = builder.settings;
@@ -74,6 +78,7 @@ public final class Engine implements AutoCloseable {
             new FailureStreak(settings.failures(), environment.random()),
             metrics,
             environment.ticker());
+    this.logins = new OrgLogins(builder.sessions, environment.threads(), heartbeat);
   }
 
   /**
@@ -185,8 +190,12 @@ public final class Engine implements AutoCloseable {
         if (stop.isStopRequested()) {
           break;
         }
-        status.set(new EngineStatus.Standby());
-        Throwable failure = campaign(listener, heartbeat.beating(round));
+        // Every replica logs in before it campaigns: a standby with bad credentials shows it too.
+        Throwable failure = logins.pending() ? logins.attempt(heartbeat.beating(round)) : null;
+        if (failure == null && !stop.isStopRequested()) {
+          status.set(new EngineStatus.Standby());
+          failure = campaign(listener, heartbeat.beating(round));
+        }
         if (outcome.get() != null || stop.isStopRequested()) {
           break;
         }
@@ -225,7 +234,7 @@ public final class Engine implements AutoCloseable {
 
   private Duration resigned() {
     Duration pause = settings.resignBackoff();
-    LOG.info("resigned after losing leadership; campaigning again in {}", pause);
+    LOG.info("resigned after losing leadership; campaigning again in {}", Durations.format(pause));
     return pause;
   }
 
@@ -274,9 +283,10 @@ public final class Engine implements AutoCloseable {
         .build();
   }
 
-  /** Closes the sink and, last, the store (which releases its lock). */
+  /** Closes the org sessions, the sink and, last, the store (which releases its lock). */
   @Override
   public void close() {
+    logins.close();
     closeQuietly("sink", sink);
     closeQuietly("checkpoint store", store);
   }
@@ -302,6 +312,7 @@ public final class Engine implements AutoCloseable {
     private final TermSources sources;
     private final EngineEnvironment environment;
     private EngineSettings settings = EngineSettings.defaults();
+    private List<OrgSession> sessions = List.of();
 
     private Builder(
         Supplier<Coordinator> coordinators,
@@ -340,6 +351,16 @@ public final class Engine implements AutoCloseable {
     /** Pause between a resigned term and the next campaign ({@link EngineSettings}). */
     public Builder resignBackoff(Duration pause) {
       return settings(settings.withResignBackoff(pause));
+    }
+
+    /**
+     * The org sessions every replica logs in before its first campaign (and closes with the
+     * engine): until they have, the engine neither campaigns nor reports ready, and a failed login
+     * is backed off and counted like a failed campaign. None by default.
+     */
+    public Builder orgSessions(List<OrgSession> orgSessions) {
+      this.sessions = List.copyOf(orgSessions);
+      return this;
     }
 
     private Builder pipeline(PipelineSettings pipeline) {

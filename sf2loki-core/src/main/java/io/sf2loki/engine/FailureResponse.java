@@ -1,5 +1,6 @@
 package io.sf2loki.engine;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.Ticker;
 import java.time.Duration;
@@ -77,8 +78,7 @@ final class FailureResponse {
             + "): "
             + what
             + "; campaigning again in "
-            + backOff.pause().toMillis()
-            + " ms";
+            + Durations.format(backOff.pause());
     if (FailureClass.UNEXPECTED.equals(failed.reason()) && backOff.failures() == 1) {
       LOG.warn(line, failure);
     } else {

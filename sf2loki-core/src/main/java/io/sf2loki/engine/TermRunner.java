@@ -1,5 +1,6 @@
 package io.sf2loki.engine;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineOutcome;
 import io.sf2loki.spi.CheckpointStore;
@@ -112,7 +113,6 @@ final class TermRunner implements LeadershipListener {
     if (!startLeading(term, stop)) {
       return; // the term ended while its epoch was being claimed
     }
-    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
     Pipeline pipeline;
     try {
       pipeline = pipelines.apply(term);
@@ -122,6 +122,8 @@ final class TermRunner implements LeadershipListener {
       control.failed(e);
       return;
     }
+    // Only now is it true: logged in (before the campaign), epoch claimed, sources made.
+    LOG.info("sf2loki ready — streaming to Loki (epoch {})", term.epoch());
     runTerm(pipeline, stop, term);
   }
 
@@ -203,7 +205,10 @@ final class TermRunner implements LeadershipListener {
       try {
         heartbeat.join(thread, drainTimeout); // a long drain is no hung engine
         if (thread.isAlive()) {
-          LOG.warn("term {} did not drain within {}; interrupting it", term.epoch(), drainTimeout);
+          LOG.warn(
+              "term {} did not drain within {}; interrupting it",
+              term.epoch(),
+              Durations.format(drainTimeout));
           thread.interrupt();
           heartbeat.join(thread, drainTimeout);
         }

@@ -13,10 +13,24 @@ public final class StreamLabels {
   /** The label the sink sets on entries routed out of their stream's time window. */
   public static final String LATE = "late";
 
+  /**
+   * The label {@code sf2loki-cli backfill} sets ({@code backfill="true"}) on every entry it ships,
+   * so backfilled entries land in streams of their own, never behind the live ones.
+   */
+  public static final String BACKFILL = "backfill";
+
   /** Every name that may be a stream label (plus promoted ones a launcher allows explicitly). */
   public static final Set<String> ALLOWLIST =
       Set.of(
-          "job", "service_name", "source", "event_type", "sf_org_id", "environment", "org", LATE);
+          "job",
+          "service_name",
+          "source",
+          "event_type",
+          "sf_org_id",
+          "environment",
+          "org",
+          LATE,
+          BACKFILL);
 
   /** The names an operator may set statically ({@code sink.loki.labels}). */
   public static final Set<String> OPERATOR =

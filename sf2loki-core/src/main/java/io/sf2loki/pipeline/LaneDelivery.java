@@ -1,5 +1,6 @@
 package io.sf2loki.pipeline;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.model.Batch;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.PermanentSinkException;
@@ -143,7 +144,7 @@ final class LaneDelivery implements Runnable {
               "{} lane: push failed ({}); retrying the same batch in {}",
               lane,
               e.getMessage(),
-              wait);
+              Durations.format(wait));
         }
         if (s.control().awaitAbort(wait)) {
           return false;

@@ -1,6 +1,8 @@
 package io.sf2loki.pipeline;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.config.LaneConfig;
+import io.sf2loki.spi.Causes;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopSignal;
 import java.time.Duration;
@@ -122,7 +124,14 @@ final class PipelineRun {
       // An Error too (a StackOverflowError, a class that failed to load): a source that died of one
       // must fail the run, never let its lane close as if it had finished.
       if (!control.isAborted()) {
-        LOG.error("source {} failed; stopping the run", source.name(), e);
+        if (Causes.classified(e).isPresent()) {
+          // expected (rejected credentials, a store refusing access): one line; the engine
+          // classifies and counts it
+          LOG.warn("source {} failed; stopping the run: {}", source.name(), Causes.chain(e));
+          LOG.debug("the source's failure", e);
+        } else {
+          LOG.error("source {} failed; stopping the run", source.name(), e);
+        }
         control.sourceFailed(new SourceFailedException(source.name(), e));
       }
     } finally {
@@ -156,7 +165,7 @@ final class PipelineRun {
       if (wait <= 0) {
         LOG.warn(
             "shutdown grace {} expired; abandoning what is not delivered",
-            settings.shutdownGrace());
+            Durations.format(settings.shutdownGrace()));
         control.abort();
         return;
       }
@@ -204,7 +213,8 @@ final class PipelineRun {
       long left = Math.max(1, (deadline - nanoTime()) / 1_000_000);
       t.join(left);
       if (t.isAlive()) {
-        LOG.warn("{} did not end within {}; leaving it behind", t.getName(), timeout);
+        LOG.warn(
+            "{} did not end within {}; leaving it behind", t.getName(), Durations.format(timeout));
       }
     }
   }

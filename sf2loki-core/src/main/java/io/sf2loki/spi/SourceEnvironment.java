@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.random.RandomGenerator;
 
@@ -21,7 +22,8 @@ import java.util.random.RandomGenerator;
  *     {@code environment}, ...)
  * @param categoryOwnership which source owns an event category, so that wildcard discovery never
  *     double-ingests a category configured on another source
- * @param shared what the sources share for the engine's lifetime (one API budget per org)
+ * @param session the org's session every source of the org shares (one token provider, logged in at
+ *     start), when the launcher opened one; a source that finds none opens its own
  */
 public record SourceEnvironment(
     Clock clock,
@@ -31,7 +33,7 @@ public record SourceEnvironment(
     MeterRegistry metrics,
     Map<String, String> deploymentLabels,
     CategoryOwnership categoryOwnership,
-    SharedResources shared) {
+    Optional<OrgSession> session) {
 
   public SourceEnvironment {
     Objects.requireNonNull(clock, "clock");
@@ -41,10 +43,10 @@ public record SourceEnvironment(
     Objects.requireNonNull(metrics, "metrics");
     deploymentLabels = Map.copyOf(deploymentLabels);
     Objects.requireNonNull(categoryOwnership, "categoryOwnership");
-    Objects.requireNonNull(shared, "shared");
+    Objects.requireNonNull(session, "session");
   }
 
-  /** An environment whose sources share a fresh {@link SharedResources}. */
+  /** An environment without a shared org session: each source opens its own. */
   public SourceEnvironment(
       Clock clock,
       Ticker ticker,
@@ -61,7 +63,7 @@ public record SourceEnvironment(
         metrics,
         deploymentLabels,
         categoryOwnership,
-        new SharedResources());
+        Optional.empty());
   }
 
   /** An environment whose sources may ingest every category they discover. */
@@ -80,5 +82,11 @@ public record SourceEnvironment(
         metrics,
         deploymentLabels,
         CategoryOwnership.unrestricted());
+  }
+
+  /** A copy whose sources share {@code shared} and carry {@code labels} on every entry. */
+  public SourceEnvironment withSession(OrgSession shared, Map<String, String> labels) {
+    return new SourceEnvironment(
+        clock, ticker, random, threads, metrics, labels, categoryOwnership, Optional.of(shared));
   }
 }

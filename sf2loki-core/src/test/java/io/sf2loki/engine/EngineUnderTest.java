@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.pipeline.ScriptedSink;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.NamedThreadFactory;
+import io.sf2loki.spi.OrgSession;
 import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
@@ -32,6 +33,16 @@ final class EngineUnderTest implements AutoCloseable {
   private final CompletableFuture<EngineOutcome> outcome = new CompletableFuture<>();
 
   EngineUnderTest(CheckpointStore store, FailurePolicy policy, TermSources sources, Ticker ticker) {
+    this(store, policy, sources, ticker, List.of());
+  }
+
+  /** An engine that logs {@code sessions} in before its first campaign. */
+  EngineUnderTest(
+      CheckpointStore store,
+      FailurePolicy policy,
+      TermSources sources,
+      Ticker ticker,
+      List<OrgSession> sessions) {
     EngineEnvironment environment =
         new EngineEnvironment(
             Clock.systemUTC(), ticker, new Random(1), new NamedThreadFactory("test"), registry);
@@ -39,6 +50,7 @@ final class EngineUnderTest implements AutoCloseable {
         Engine.builder(coordinators, store, new ScriptedSink(), sources, environment)
             .settings(EngineSettings.defaults().withFailures(policy))
             .resignBackoff(Duration.ofMillis(1))
+            .orgSessions(sessions)
             .build();
   }
 

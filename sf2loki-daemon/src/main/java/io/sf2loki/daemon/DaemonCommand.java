@@ -31,7 +31,9 @@ final class DaemonCommand implements Callable<Integer> {
           "Validate the configuration and wiring offline (no network, no locks), then exit.")
   boolean check;
 
-  @Option(names = "--debug", description = "Print stack traces of failures.")
+  @Option(
+      names = "--debug",
+      description = "Print stack traces of failures; sf2loki's own loggers log at DEBUG.")
   boolean debug;
 
   private final PrintWriter out;
@@ -61,7 +63,7 @@ final class DaemonCommand implements Callable<Integer> {
       out.println("config check OK");
       return 0;
     }
-    return runner.run(bound);
+    return runner.run(bound, debug);
   }
 
   /** {@code --version}. */

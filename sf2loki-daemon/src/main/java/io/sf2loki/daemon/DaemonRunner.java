@@ -9,7 +9,9 @@ interface DaemonRunner {
   /**
    * Runs until stopped.
    *
+   * @param debug {@code --debug}: sf2loki's own loggers log at DEBUG, stack traces of expected
+   *     failures included
    * @return 0 after a graceful stop or a finished finite run; 1 after a failure
    */
-  int run(Sf2LokiConfig config) throws Exception;
+  int run(Sf2LokiConfig config, boolean debug) throws Exception;
 }

@@ -7,6 +7,8 @@ import io.sf2loki.config.TopologyWarnings;
 import io.sf2loki.daemon.http.HealthServer;
 import io.sf2loki.daemon.http.Liveness;
 import io.sf2loki.daemon.http.Readiness;
+import io.sf2loki.daemon.logging.MetricsSummary;
+import io.sf2loki.daemon.logging.SummaryLoop;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineEnvironment;
@@ -16,6 +18,7 @@ import io.sf2loki.spi.StopTrigger;
 import io.sf2loki.spi.Ticker;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -41,8 +44,8 @@ final class DaemonService implements DaemonRunner {
   }
 
   @Override
-  public int run(Sf2LokiConfig config) throws IOException, InterruptedException {
-    LoggingSetup.apply(config.service());
+  public int run(Sf2LokiConfig config, boolean debug) throws IOException, InterruptedException {
+    LoggingSetup.apply(config.service(), debug);
     LOG.info(
         "sf2loki starting: version={} sink={} ({}) store={} ({}) coordinator={} sources={}",
         BuildInfo.version(),
@@ -56,6 +59,7 @@ final class DaemonService implements DaemonRunner {
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = PrometheusRegistries.create(BuildInfo.version());
     StopTrigger stop = new StopTrigger();
+    StopTrigger summaryStop = new StopTrigger();
     CountDownLatch finished = new CountDownLatch(1);
     int[] exitCode = {1}; // stays 1 if the drain hangs past the grace and the hook halts
     Thread hook =
@@ -82,15 +86,36 @@ final class DaemonService implements DaemonRunner {
                 new Readiness(engine::status, config.service().unreadyAfterSinkFailing(), clock),
                 registry::scrape)) {
       LOG.info("health endpoints on {}:{}", config.service().httpHost(), health.port());
+      startSummary(config.service().logSummaryInterval(), registry, environment, summaryStop);
       EngineOutcome outcome = engine.run(stop);
       exitCode[0] = exitCode(outcome);
       return exitCode[0];
     } finally {
+      summaryStop.requestStop();
       finished.countDown();
       if (!stop.isStopRequested()) {
         Runtime.getRuntime().removeShutdownHook(hook);
       }
     }
+  }
+
+  /** The periodic summary line ({@code service.log_summary_interval}; 0 disables it). */
+  private static void startSummary(
+      Duration interval,
+      PrometheusMeterRegistry registry,
+      EngineEnvironment environment,
+      StopTrigger stop) {
+    if (interval.isZero()) {
+      return;
+    }
+    Thread loop =
+        environment
+            .threads()
+            .newThread(
+                new SummaryLoop(
+                    new MetricsSummary(registry), interval, environment.ticker(), stop));
+    loop.setName("sf2loki-summary");
+    loop.start();
   }
 
   static int exitCode(EngineOutcome outcome) {

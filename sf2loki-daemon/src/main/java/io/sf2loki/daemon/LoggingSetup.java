@@ -9,13 +9,15 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import io.sf2loki.config.ServiceConfig;
+import io.sf2loki.daemon.logging.LogfmtEncoder;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
  * Applies {@code service.log_level} and {@code service.log_format} to Logback once the config is
- * loaded: human-readable text by default, one JSON object per line with {@code json}. Noisy client
- * libraries are floored at WARN.
+ * loaded: human-readable text by default, one JSON object per line with {@code json}, {@code
+ * key=value} pairs with {@code logfmt} ({@link LogfmtEncoder}). Noisy client libraries are floored
+ * at WARN.
  */
 final class LoggingSetup {
 
@@ -31,7 +33,10 @@ final class LoggingSetup {
 
   private LoggingSetup() {}
 
-  static void apply(ServiceConfig service) {
+  /**
+   * @param debug {@code --debug}: {@code io.sf2loki} at DEBUG whatever {@code service.log_level}
+   */
+  static void apply(ServiceConfig service, boolean debug) {
     if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
       return; // another SLF4J binding: leave its configuration alone
     }
@@ -47,9 +52,18 @@ final class LoggingSetup {
     for (String name : NOISY) {
       context.getLogger(name).setLevel(Level.WARN);
     }
+    if (debug) {
+      context.getLogger("io.sf2loki").setLevel(Level.DEBUG);
+    }
   }
 
-  private static Encoder<ILoggingEvent> encoder(LoggerContext context, String format) {
+  static Encoder<ILoggingEvent> encoder(LoggerContext context, String format) {
+    if ("logfmt".equals(format)) {
+      LogfmtEncoder logfmt = new LogfmtEncoder();
+      logfmt.setContext(context);
+      logfmt.start();
+      return logfmt;
+    }
     if ("json".equals(format)) {
       JsonEncoder json = new JsonEncoder();
       json.setContext(context);

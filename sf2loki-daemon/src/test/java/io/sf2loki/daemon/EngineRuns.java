@@ -6,11 +6,14 @@ import io.sf2loki.spi.StopTrigger;
 import java.util.concurrent.CompletableFuture;
 
 /** Runs an engine on its own thread, as the daemon's main thread would. */
-final class EngineRuns {
+public final class EngineRuns {
 
   private EngineRuns() {}
 
-  static CompletableFuture<EngineOutcome> runAsync(Engine engine, StopTrigger stop) {
+  /**
+   * Runs {@code engine} until {@code stop} on a thread of its own; the future holds the outcome.
+   */
+  public static CompletableFuture<EngineOutcome> runAsync(Engine engine, StopTrigger stop) {
     CompletableFuture<EngineOutcome> future = new CompletableFuture<>();
     Thread t =
         new Thread(

@@ -46,7 +46,7 @@ class ExampleConfigsTest {
             new PrintWriter(err, true),
             environment(),
             getClass().getClassLoader(),
-            config -> {
+            (config, debug) -> {
               throw new AssertionError("--check must not run the service");
             });
     assertThat(err.toString()).isEmpty();
@@ -68,7 +68,7 @@ class ExampleConfigsTest {
             new PrintWriter(new StringWriter(), true),
             environment(),
             getClass().getClassLoader(),
-            c -> {
+            (c, debug) -> {
               throw new AssertionError("--check must not run the service");
             });
     assertThat(code).isZero();

@@ -7,6 +7,7 @@ import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.gcs.FakeGcsServer;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.pubsub.FakePubSub;
+import io.sf2loki.testkit.pubsub.ManagedEventSubscription;
 import io.sf2loki.testkit.pubsub.PubSubFault;
 import io.sf2loki.testkit.pubsub.TopicSchemas;
 import io.sf2loki.testkit.salesforce.ApexLogs;
@@ -323,12 +324,17 @@ class MetricsReferenceTest {
             .tokens(salesforce::isValidToken)
             .standardTopics()
             .deniedTopic("/event/ApiEventStream", TopicSchemas.loginEventStream())
+            .managedSubscription(
+                ManagedEventSubscription.running(
+                    "Report_Managed", FakePubSub.REPORT, ManagedEventSubscription.Replay.EARLIEST))
             .start()) {
       Path state = dir.resolve("pubsub-state.json");
       Files.writeString(state, "{\"pubsub:/event/LoginEventStream\": \"AAAAAAAAAAA=\"}");
       pubsub.inject(PubSubFault.stream(PubSubFault.StreamKind.STALL, 1));
       pubsub.inject(PubSubFault.stream(PubSubFault.StreamKind.AUTH_ERROR, 1));
       pubsub.publish(FakePubSub.LOGIN, Map.of("Username", "a@example.com", "EventDate", 1L));
+      pubsub.inject(new PubSubFault.Commit(1));
+      pubsub.publish(FakePubSub.REPORT, Map.of("Username", "a@example.com", "EventDate", 1L));
       for (int i = 0; i < 3; i++) {
         pubsub.publishRaw(FakePubSub.LOGIN, new byte[] {(byte) 0xff});
       }
@@ -338,7 +344,8 @@ class MetricsReferenceTest {
             enabled = true
             endpoint = "%s"
             plaintext = true
-            topics = ["/event/LoginEventStream", "/event/ApiEventStream"]
+            topics = ["/event/LoginEventStream", "/event/ApiEventStream", "/event/ReportEvent"]
+            managed_subscriptions { "/event/ReportEvent" = Report_Managed }
             default_num_requested = 1
             stall_timeout = 300ms
             reconnect_base = 10ms
@@ -361,6 +368,7 @@ class MetricsReferenceTest {
                     "sf2loki_pubsub_replay_fallbacks_total",
                     "sf2loki_pubsub_topics_refused_total",
                     "sf2loki_pubsub_decode_stalls_total",
+                    "sf2loki_pubsub_commit_errors_total",
                     "sf2loki_decode_errors_total",
                     "sf2loki_schema_cache_size")));
       }

@@ -54,7 +54,17 @@ class DefaultsMatchReferenceConfTest {
         Sf2LokiConfig.bind(
             ConfigTestSupport.loader().loadString(ConfigTestSupport.VALID),
             FakeProviders.standard());
-    assertThat(ConfiguredEngine.settings(config, Map.of())).isEqualTo(EngineSettings.defaults());
+    // The configuration gives the streaming lane its own flush interval; the library's defaults
+    // (for embedding) run both lanes on the batch one.
+    EngineSettings defaults = EngineSettings.defaults();
+    assertThat(ConfiguredEngine.settings(config, Map.of()))
+        .isEqualTo(
+            defaults.withPipeline(
+                defaults
+                    .pipeline()
+                    .withLane(
+                        io.sf2loki.spi.Source.Lane.STREAMING,
+                        LaneConfig.defaults().forStreaming())));
   }
 
   @Test

@@ -48,6 +48,19 @@ class Sf2LokiConfigTest {
   }
 
   @Test
+  void theStreamingLaneFlushesOnItsOwnShorterIntervalAndTheBulkLaneKeepsTheBatchOne() {
+    Sf2LokiConfig config =
+        bind(VALID + "\nsink.loki.batch { flush_interval = 2s, streaming_flush_interval = 100ms }");
+    var pipeline = io.sf2loki.engine.ConfiguredEngine.settings(config, Map.of()).pipeline();
+    assertThat(pipeline.lane(io.sf2loki.spi.Source.Lane.STREAMING).flushInterval())
+        .isEqualTo(Duration.ofMillis(100));
+    assertThat(pipeline.lane(io.sf2loki.spi.Source.Lane.BULK).flushInterval())
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThat(pipeline.lane(io.sf2loki.spi.Source.Lane.STREAMING).maxEntries())
+        .isEqualTo(pipeline.lane(io.sf2loki.spi.Source.Lane.BULK).maxEntries());
+  }
+
+  @Test
   void threeIndependentMistakesAreAllReportedWithTheirKeyPaths() {
     List<String> problems =
         problems(

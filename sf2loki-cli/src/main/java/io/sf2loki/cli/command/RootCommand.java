@@ -16,7 +16,8 @@ import picocli.CommandLine.Mixin;
       DoctorCommand.class,
       StateCommand.class,
       LeaseCommand.class,
-      DeadLetterCommand.class
+      DeadLetterCommand.class,
+      BackfillCommand.class
     },
     synopsisSubcommandLabel = "COMMAND")
 public final class RootCommand {

@@ -1,5 +1,6 @@
 package io.sf2loki.cli.migrate;
 
+import static io.sf2loki.cli.migrate.PythonType.BOOL;
 import static io.sf2loki.cli.migrate.PythonType.DURATION;
 import static io.sf2loki.cli.migrate.PythonType.INT;
 import static io.sf2loki.cli.migrate.PythonType.SCALAR_MAP;
@@ -136,8 +137,14 @@ public final class PythonConfigMigrator {
     Secrets.copy(sf, "client_secret", "salesforce.client_secret");
     Secrets.copy(sf, "private_key", "salesforce.private_key");
     sf.copy("token_ttl", DURATION, "salesforce.token_ttl");
-    sf.drop("limits", "org limits are not polled yet");
+    sf.section("limits").ifPresent(PythonConfigMigrator::limits);
     sf.finish();
+  }
+
+  private static void limits(PythonSection limits) {
+    limits.copy("enabled", BOOL, "salesforce.limits.enabled");
+    limits.copy("poll_interval", DURATION, "salesforce.limits.poll_interval");
+    limits.finish();
   }
 
   private static void sink(PythonSection sink) {

@@ -33,7 +33,9 @@ class PubSubFailoverIT {
   @TempDir Path dir;
   private HaCluster cluster;
   private FakePubSub pubsub;
-  private LoginPublisher publisher;
+  // Read by the checkpoint monitor's thread, which starts before the pair (and so before the
+  // publisher): a keepalive position committed first maps to no event, like any unknown id.
+  private volatile LoginPublisher publisher;
 
   @BeforeEach
   void start() throws Exception {
@@ -59,6 +61,11 @@ class PubSubFailoverIT {
         sink.loki.batch.max_entries = %d
         """
         .formatted(pubsub.target(), LoginPublisher.TOPIC, BATCH);
+  }
+
+  private int eventIndex(String checkpoint) {
+    LoginPublisher current = publisher;
+    return current == null ? -1 : current.indexOf(checkpoint);
   }
 
   /** A pair streaming: 50 events a second published, the first 100 shipped by the leader. */
@@ -130,7 +137,7 @@ class PubSubFailoverIT {
   @Test
   void aKilledLeadersStandbyResumesRightAfterTheCommittedReplayIdLosingNothing() throws Exception {
     try (CheckpointMonitor monitor =
-        new CheckpointMonitor(cluster::state, "pubsub:", v -> publisher.indexOf(v))) {
+        new CheckpointMonitor(cluster::state, "pubsub:", this::eventIndex)) {
       List<DaemonProcess> pair = streamingPair();
       DaemonProcess leader = pair.get(0);
       DaemonProcess standby = pair.get(1);
@@ -190,7 +197,7 @@ class PubSubFailoverIT {
     assertThat(resume.replayId()).isEqualTo(publisher.replayId(committedAtPause));
 
     try (CheckpointMonitor monitor =
-        new CheckpointMonitor(cluster::state, "pubsub:", v -> publisher.indexOf(v))) {
+        new CheckpointMonitor(cluster::state, "pubsub:", this::eventIndex)) {
       await("the successor commits past the paused leader's position")
           .atMost(TestTiming.seconds(20))
           .pollInterval(POLL)

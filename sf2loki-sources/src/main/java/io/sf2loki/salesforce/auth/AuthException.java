@@ -21,6 +21,18 @@ public final class AuthException extends Exception implements ClassifiedFailure 
   /** The OAuth errors no retry can fix. */
   static final Set<String> PERMANENT_ERRORS = Set.of("invalid_client", "invalid_grant");
 
+  /**
+   * The {@code error} codes counted under their own name; any other is counted as {@code other}.
+   */
+  private static final Set<String> COUNTED_ERRORS =
+      Set.of(
+          "invalid_client",
+          "invalid_grant",
+          "invalid_client_id",
+          "invalid_request",
+          "unsupported_grant_type",
+          "malformed_response");
+
   private final int status;
   private final String error;
   private final String description;
@@ -66,6 +78,21 @@ public final class AuthException extends Exception implements ClassifiedFailure 
   /** True when the token endpoint rejected the credentials ({@code invalid_client/grant}). */
   public boolean isPermanent() {
     return PERMANENT_ERRORS.contains(error);
+  }
+
+  /**
+   * The {@code reason} of {@code sf2loki_auth_errors}: the OAuth {@code error} code when it is one
+   * Salesforce documents, {@code transport} when the endpoint was not reached, {@code server_error}
+   * for a 5xx, else {@code other} (a bounded set, whatever a server sends).
+   */
+  public String metricReason() {
+    if (COUNTED_ERRORS.contains(error)) {
+      return error;
+    }
+    if (status == 0) {
+      return "transport";
+    }
+    return status >= 500 ? "server_error" : "other";
   }
 
   /**

@@ -3,12 +3,14 @@ package io.sf2loki.salesforce.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.spi.Secret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
@@ -33,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * token until 60 s before {@code token_ttl} runs out, and mints single-flight. A 4xx answer fails
  * at once; 5xx and transport errors are retried (4 attempts in total).
  *
- * <p>Metrics: {@code sf2loki_auth_refreshes} per successful mint, {@code sf2loki_auth_errors} per
- * failed mint sequence.
+ * <p>Metrics: {@code sf2loki_auth_refreshes} per successful mint, {@code
+ * sf2loki_auth_errors{reason}} per failed mint sequence, and {@code sf2loki_salesforce_auth_up}: 1
+ * after a successful mint, 0 before the first and after a failed sequence (the gauge follows the
+ * first provider registered with a registry: the org's shared one in the daemon).
  */
 public final class OAuthTokenProvider implements TokenProvider {
 
@@ -51,7 +57,8 @@ public final class OAuthTokenProvider implements TokenProvider {
   private final Backoff backoff;
   private final Sleeper sleeper;
   private final Counter refreshes;
-  private final Counter errors;
+  private final MeterRegistry metrics;
+  private final AtomicInteger up = new AtomicInteger();
   private final ReentrantLock mintLock = new ReentrantLock();
   private volatile AccessToken current;
 
@@ -76,7 +83,11 @@ public final class OAuthTokenProvider implements TokenProvider {
     this.backoff = Objects.requireNonNull(backoff, "backoff");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.refreshes = Counter.builder("sf2loki_auth_refreshes").register(metrics);
-    this.errors = Counter.builder("sf2loki_auth_errors").register(metrics);
+    this.metrics = metrics;
+    Gauge.builder("sf2loki_salesforce_auth_up", up, AtomicInteger::get)
+        .description("1 while the last Salesforce token mint succeeded, else 0")
+        .strongReference(true)
+        .register(metrics);
   }
 
   /**
@@ -149,6 +160,7 @@ public final class OAuthTokenProvider implements TokenProvider {
       try {
         AccessToken t = mintOnce();
         refreshes.increment();
+        up.set(1);
         return t;
       } catch (AuthException e) {
         last = e;
@@ -159,7 +171,12 @@ public final class OAuthTokenProvider implements TokenProvider {
         LOG.warn("token request attempt {}/{} failed: {}", attempt, ATTEMPTS, e.getMessage());
       }
     }
-    errors.increment();
+    up.set(0);
+    Counter.builder("sf2loki_auth_errors")
+        .description("failed token mint sequences, by reason")
+        .tag("reason", last.metricReason())
+        .register(metrics)
+        .increment();
     throw last;
   }
 
@@ -220,7 +237,23 @@ public final class OAuthTokenProvider implements TokenProvider {
           null);
     }
     Instant refreshAt = mintedAt.plus(tokenTtl).minus(SalesforceConfig.MIN_TOKEN_TTL);
-    return new AccessToken(Secret.of(token), URI.create(instance.replaceAll("/+$", "")), refreshAt);
+    return new AccessToken(
+        Secret.of(token),
+        URI.create(instance.replaceAll("/+$", "")),
+        refreshAt,
+        identityUrl(body.path("id").asText("")));
+  }
+
+  /** The identity URL of the response, when it sent a usable one (it is only ever parsed). */
+  private static Optional<URI> identityUrl(String id) {
+    if (!id.startsWith("http")) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new URI(id));
+    } catch (URISyntaxException e) {
+      return Optional.empty();
+    }
   }
 
   private static String readBounded(HttpEntity entity) throws IOException {

@@ -1,12 +1,10 @@
 package io.sf2loki.salesforce.limits;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.rest.CallObserver;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
-import io.sf2loki.spi.SourceEnvironment;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The share of one org's daily API allocation sf2loki may spend, shared by every poller of the org
- * (EventLogFile, event objects, ApexLog) through {@link io.sf2loki.spi.SharedResources}: their REST
- * clients report each answer here, and each poller asks {@link #beforeCycle} how fast it may go.
+ * (EventLogFile, event objects, ApexLog) through the org's session ({@link
+ * io.sf2loki.salesforce.org.SalesforceOrgSession}): their REST clients report each answer here, and
+ * each poller asks {@link #beforeCycle} how fast it may go.
  *
  * <p>The allowance is {@code share × limit}, the limit learned from {@code Sforce-Limit-Info} or
  * {@code /limits}; use is sf2loki's own calls in the rolling 24 hours. Under 80 % of the allowance
@@ -50,7 +49,7 @@ public final class ApiBudget implements CallObserver {
   private int lastLevel;
   private final boolean metered;
 
-  /** A budget of its own; pollers of one org share one through {@link #forOrg}. */
+  /** A budget of its own; pollers of one org share their org session's. */
   public ApiBudget(
       ApiBudgetConfig config, Clock clock, MeterRegistry registry, RandomGenerator random) {
     this(config, clock, registry, random, true);
@@ -86,23 +85,6 @@ public final class ApiBudget implements CallObserver {
         new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
         () -> 0L,
         false);
-  }
-
-  /** The budget of {@code salesforce}'s org in {@code env}, created by the first poller asking. */
-  public static ApiBudget forOrg(
-      SourceEnvironment env, SalesforceConfig salesforce, ApiBudgetConfig config) {
-    String org =
-        "salesforce.api_budget:"
-            + salesforce.loginUrl()
-            + "|"
-            + salesforce.clientId()
-            + "|"
-            + salesforce.username().orElse("");
-    return env.shared()
-        .computeIfAbsent(
-            org,
-            ApiBudget.class,
-            () -> new ApiBudget(config, env.clock(), env.metrics(), env.random()));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.sf2loki.source.apexlog;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.limits.ApiBudget;
 import io.sf2loki.salesforce.limits.Pace;
@@ -103,7 +104,9 @@ public final class ApexLogSource implements Source, Closeable {
           throw e; // no retry mints a token: the engine gives up after its attempts
         }
         LOG.warn(
-            "apexlog: authentication failed ({}); retrying in {}", e.getMessage(), authBackoff);
+            "apexlog: authentication failed ({}); retrying in {}",
+            e.getMessage(),
+            Durations.format(authBackoff));
         wait = authBackoff;
         authBackoff =
             authBackoff.multipliedBy(2).compareTo(Duration.ofSeconds(30)) > 0
@@ -131,7 +134,7 @@ public final class ApexLogSource implements Source, Closeable {
         LOG.warn(
             "apexlog: stored checkpoint is corrupt ({}); starting {} back",
             e.getMessage(),
-            config.lookback());
+            Durations.format(config.lookback()));
       }
     }
     return ObjectCursor.startingAt(

@@ -3,11 +3,15 @@ package io.sf2loki.source.apexlog;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.limits.ApiBudget;
 import io.sf2loki.salesforce.limits.ApiBudgetConfig;
+import io.sf2loki.salesforce.org.SalesforceOrgSession;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.source.eventlogobjects.ObjectMetrics;
 import io.sf2loki.source.eventlogobjects.SalesforceSession;
 import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
+import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
 import java.io.Closeable;
@@ -35,8 +39,22 @@ public final class ApexLogSourceProvider implements SourceProvider {
     ApexLogConfig config = ApexLogConfig.bind(section);
     ConfigSection salesforceSection = section.root().section("salesforce");
     SalesforceConfig salesforce = SalesforceConfig.bind(salesforceSection);
-    ApiBudgetConfig budget = ApiBudgetConfig.bind(salesforceSection);
-    return env -> List.of(create(config, salesforce, budget, env));
+    return new ApexLogFactory(config, salesforce, ApiBudgetConfig.bind(salesforceSection));
+  }
+
+  /** The bound configuration; creates the source on the org's shared session. */
+  record ApexLogFactory(ApexLogConfig config, SalesforceConfig salesforce, ApiBudgetConfig budget)
+      implements Factory, OrgSessions {
+
+    @Override
+    public List<Source> create(SourceEnvironment environment) {
+      return List.of(ApexLogSourceProvider.create(config, salesforce, budget, environment));
+    }
+
+    @Override
+    public OrgSession openSession(SourceEnvironment environment) {
+      return SalesforceOrgSession.open(salesforce, budget, environment);
+    }
   }
 
   /** Wires a source for one run; public so library users can skip the config loader. */
@@ -51,17 +69,16 @@ public final class ApexLogSourceProvider implements SourceProvider {
       SalesforceConfig salesforce,
       ApiBudgetConfig budgetConfig,
       SourceEnvironment env) {
-    ApiBudget budget = ApiBudget.forOrg(env, salesforce, budgetConfig);
     SalesforceSession session =
-        SalesforceSession.open(salesforce, env, ApexLogSource.SOURCE, budget);
+        SalesforceSession.open(salesforce, budgetConfig, env, ApexLogSource.SOURCE);
     return create(
         config,
         session.rest(),
         session.serverClock(),
         env,
         () -> env.random().nextDouble(-1, 1),
-        session.http(),
-        budget);
+        session,
+        session.budget());
   }
 
   /** Wires a source around an existing client. */

@@ -1,9 +1,11 @@
 package io.sf2loki.source.eventlogfile;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.spi.SourceContext;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * it keeps the value the last queued token carried, so the end of a type's cycle knows whether an
  * advance still has to ride on a checkpoint-only token (salesforce-api.md §7.4). A corrupt stored
  * value is a WARN plus {@code sf2loki_checkpoint_load_errors{source=eventlogfile}} and the
- * lookback.
+ * lookback. With a window {@code start} the first run starts there instead of at the lookback, and
+ * a stored cursor behind it moves up to it ({@link ElfWindow}).
  */
 final class ElfCursors {
 
@@ -29,11 +32,14 @@ final class ElfCursors {
   private final Map<String, ElfCheckpoint> cursors = new ConcurrentHashMap<>();
   private final Map<String, String> carried = new ConcurrentHashMap<>();
   private final Duration lookback;
+  private final Optional<Instant> start;
   private final ServerClock serverClock;
   private final ElfMetrics metrics;
 
-  ElfCursors(Duration lookback, ServerClock serverClock, ElfMetrics metrics) {
+  ElfCursors(
+      Duration lookback, Optional<Instant> start, ServerClock serverClock, ElfMetrics metrics) {
     this.lookback = lookback;
+    this.start = start;
     this.serverClock = serverClock;
     this.metrics = metrics;
   }
@@ -85,18 +91,26 @@ final class ElfCursors {
     Optional<String> stored = ctx.checkpoint(key(type));
     if (stored.isPresent()) {
       try {
-        return ElfCheckpoint.parse(stored.get());
+        ElfCheckpoint cursor = ElfCheckpoint.parse(stored.get());
+        if (start.isEmpty() || !cursor.watermark().isBefore(start.get())) {
+          return cursor;
+        }
+        return ElfCheckpoint.initial(Soql.datetimeLiteral(start.get())); // behind the window
       } catch (IllegalArgumentException e) {
         metrics.checkpointLoadError();
         LOG.warn(
-            "checkpoint {} is corrupt ({}); starting from the {} lookback",
+            "checkpoint {} is corrupt ({}); starting from {}",
             key(type),
             e.getMessage(),
-            lookback);
+            start
+                .map(s -> "the window start " + s)
+                .orElse("the " + Durations.format(lookback) + " lookback"));
       }
     }
-    // first run: now - lookback on Salesforce's clock, whole seconds, in the ...Z literal form
-    return ElfCheckpoint.initial(
-        Soql.datetimeLiteral(serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS)));
+    // first run: the window's start, else now - lookback on Salesforce's clock, whole seconds, in
+    // the ...Z literal form
+    Instant from =
+        start.orElseGet(() -> serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS));
+    return ElfCheckpoint.initial(Soql.datetimeLiteral(from));
   }
 }

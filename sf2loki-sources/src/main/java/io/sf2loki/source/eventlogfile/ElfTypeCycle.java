@@ -74,16 +74,31 @@ final class ElfTypeCycle {
     this.escalation = escalation;
   }
 
-  /** The listing query for {@code type} from {@code from} (inclusive). */
+  /**
+   * The listing query for {@code type} from {@code from} (inclusive), below the window's {@code
+   * until} (exclusive) when it has one.
+   */
   String listingQuery(String type, Instant from) {
-    return SoqlQuery.select(LISTING_FIELDS)
-        .from("EventLogFile")
-        .where(Condition.equalTo("EventType", Soql.stringLiteral(Soql.identifier(type))))
-        .where(Condition.equalTo("Interval", Soql.intervalLiteral(config.interval())))
-        .where(Condition.atLeast("CreatedDate", Soql.datetimeLiteral(from)))
-        .orderBy("CreatedDate", "Id")
-        .limit(config.pageSize())
-        .build();
+    SoqlQuery query =
+        SoqlQuery.select(LISTING_FIELDS)
+            .from("EventLogFile")
+            .where(Condition.equalTo("EventType", Soql.stringLiteral(Soql.identifier(type))))
+            .where(Condition.equalTo("Interval", Soql.intervalLiteral(config.interval())))
+            .where(Condition.atLeast("CreatedDate", Soql.datetimeLiteral(from)));
+    config
+        .window()
+        .until()
+        .ifPresent(
+            u -> query.where(Condition.compare("CreatedDate", "<", Soql.datetimeLiteral(u))));
+    return query.orderBy("CreatedDate", "Id").limit(config.pageSize()).build();
+  }
+
+  /**
+   * True when the window has an {@code until} that is not ahead of Salesforce's clock: no file
+   * below it can still appear, so a cycle that read every type to the end finishes the source.
+   */
+  boolean untilPassed() {
+    return config.window().until().map(u -> !u.isAfter(serverClock.now())).orElse(false);
   }
 
   /** Runs the type, then queues the advance no emitted entry carried (also after an auth error). */
@@ -170,7 +185,7 @@ final class ElfTypeCycle {
     }
   }
 
-  private List<ElfFile> list(String type, Instant from)
+  List<ElfFile> list(String type, Instant from)
       throws SalesforceApiException, AuthException, InterruptedException {
     List<ElfFile> files = new ArrayList<>();
     for (var r : rest.query(listingQuery(type, from)).records()) {

@@ -24,4 +24,9 @@ final class Escalation {
   void succeeded(String what) {
     streaks.remove(what);
   }
+
+  /** True while the last attempt of {@code what} failed. */
+  boolean failing(String what) {
+    return streaks.containsKey(what);
+  }
 }

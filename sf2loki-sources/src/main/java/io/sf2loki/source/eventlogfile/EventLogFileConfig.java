@@ -31,6 +31,7 @@ import java.util.TreeSet;
  * @param shaping transforms, metadata fields and the label bound
  * @param typeShaping per-type labels, metadata override and sample rate, by type ({@code *}: the
  *     settings discovered types inherit); a type without an entry uses the defaults
+ * @param window the CreatedDate bounds ({@code start}, {@code until}); unbounded for a live run
  */
 public record EventLogFileConfig(
     List<String> eventTypes,
@@ -45,7 +46,8 @@ public record EventLogFileConfig(
     long spoolMemory,
     Optional<Path> spoolDir,
     ShapingConfig shaping,
-    Map<String, TypeShaping> typeShaping) {
+    Map<String, TypeShaping> typeShaping,
+    ElfWindow window) {
 
   /** The wildcard entry of {@code event_types}. */
   public static final String DISCOVER = "*";
@@ -56,9 +58,10 @@ public record EventLogFileConfig(
   public EventLogFileConfig {
     eventTypes = List.copyOf(eventTypes);
     typeShaping = Map.copyOf(typeShaping);
+    java.util.Objects.requireNonNull(window, "window");
   }
 
-  /** A section without transforms, metadata fields, labels or sampling. */
+  /** An unbounded section without transforms, metadata fields, labels or sampling. */
   public EventLogFileConfig(
       List<String> eventTypes,
       String interval,
@@ -84,7 +87,8 @@ public record EventLogFileConfig(
         spoolMemory,
         spoolDir,
         ShapingConfig.defaults(),
-        Map.of());
+        Map.of(),
+        ElfWindow.UNBOUNDED);
   }
 
   /** True when {@code event_types} holds {@code *}. */
@@ -157,7 +161,8 @@ public record EventLogFileConfig(
         r.bytes("spool_memory", 64 * 1024),
         spoolDir,
         shaping,
-        typeShaping);
+        typeShaping,
+        ElfWindow.bind(r));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.sf2loki.source.eventlogfile;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.limits.ApiBudget;
 import io.sf2loki.salesforce.limits.Pace;
@@ -11,6 +12,7 @@ import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.salesforce.soql.SoqlQuery;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.spi.CategoryOwnership;
+import io.sf2loki.spi.Causes;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.Ticker;
@@ -37,7 +39,10 @@ import org.slf4j.LoggerFactory;
  * throttle stops the cycle; an authentication failure backs off from 1 s to 30 s and retries; every
  * other expected failure (API, transport, CSV) is contained to its type and retried next cycle, and
  * anything else a type worker throws (an {@link Error}, a bug) ends the source's run once the other
- * types stopped. Never stores checkpoints itself: they ride on the entries (invariant 1).
+ * types stopped. With a window {@code until} ({@link ElfWindow}) the run is finite: it returns
+ * after the first cycle in which every type was read to the bound, once the bound is not ahead of
+ * Salesforce's clock; a type that failed, throttled or waits on a settling file keeps it polling.
+ * Never stores checkpoints itself: they ride on the entries (invariant 1).
  */
 public final class EventLogFileSource implements Source {
 
@@ -96,16 +101,24 @@ public final class EventLogFileSource implements Source {
         try {
           Pace pace = budget.beforeCycle(rest);
           wait = pace.stretch(wait);
-          if (pace.admits()) {
-            cycle(ctx, workers); // paused: skipped, nothing advances
-          }
+          // paused: the cycle is skipped, nothing advances
+          boolean complete = pace.admits() && cycle(ctx, workers);
           authBackoff = AUTH_BACKOFF_START;
+          if (complete && typeCycle.untilPassed()) {
+            LOG.info(
+                "EventLogFile: every event type was read up to {}; the source is done",
+                config.window().until().orElseThrow());
+            return;
+          }
         } catch (AuthException e) {
           if (e.isPermanent()) {
             throw e; // no retry mints a token: the engine gives up after its attempts
           }
-          LOG.error(
-              "EventLogFile: Salesforce authentication failed; retrying in {}", authBackoff, e);
+          LOG.warn(
+              "EventLogFile: Salesforce authentication failed; retrying in {}: {}",
+              Durations.format(authBackoff),
+              Causes.chain(e));
+          LOG.debug("the authentication failure", e);
           wait = authBackoff;
           authBackoff = min(authBackoff.multipliedBy(2), AUTH_BACKOFF_MAX);
         }
@@ -148,12 +161,15 @@ public final class EventLogFileSource implements Source {
     }
   }
 
-  /** One cycle over every type; returns when each type finished or stopped. */
-  void cycle(SourceContext ctx, ExecutorService workers)
+  /**
+   * One cycle over every type; returns when each type finished or stopped: true when every type
+   * read all it listed ({@link ElfTypeCycle.Outcome#DONE}).
+   */
+  boolean cycle(SourceContext ctx, ExecutorService workers)
       throws AuthException, InterruptedException {
     Optional<List<String>> types = resolveTypes();
     if (types.isEmpty()) {
-      return; // discovery throttled: the whole cycle is skipped
+      return false; // discovery throttled: the whole cycle is skipped
     }
     AtomicBoolean throttled = new AtomicBoolean();
     List<Future<ElfTypeCycle.Outcome>> running = new ArrayList<>();
@@ -163,12 +179,14 @@ public final class EventLogFileSource implements Source {
     AuthException authFailure = null;
     Throwable unexpected = null;
     boolean aborted = false;
+    boolean complete = true;
     try {
       for (Future<ElfTypeCycle.Outcome> f : running) {
         try {
-          f.get();
+          complete &= f.get() == ElfTypeCycle.Outcome.DONE;
         } catch (ExecutionException e) {
           throttled.set(true); // stop the other types early; nothing can be fetched
+          complete = false;
           if (e.getCause() instanceof AuthException a) {
             authFailure = a;
           } else if (e.getCause() instanceof InterruptedException) {
@@ -199,6 +217,7 @@ public final class EventLogFileSource implements Source {
     if (authFailure != null) {
       throw authFailure;
     }
+    return complete && !escalation.failing("discovery"); // a failed discovery missed types
   }
 
   /**

@@ -1,34 +1,36 @@
 package io.sf2loki.source.eventlogfile;
 
 import io.sf2loki.config.SalesforceConfig;
-import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.auth.PemKeys;
 import io.sf2loki.salesforce.limits.ApiBudget;
 import io.sf2loki.salesforce.limits.ApiBudgetConfig;
-import io.sf2loki.salesforce.rest.SalesforceHttpClients;
+import io.sf2loki.salesforce.org.SalesforceOrgSession;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.shape.Shaper;
+import io.sf2loki.source.eventlogobjects.SalesforceSession;
 import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
  * The {@code eventlogfile} source type. {@link #configure} binds {@code sources.eventlogfile} and
  * the shared {@code salesforce} section (checking that a configured private key parses) without any
  * I/O; the factory creates one {@link EventLogFileSource} per leadership run with its own HTTP
- * client and token provider, and offers {@link CategoryClaims} so the overlap guard sees its
- * explicit types.
+ * client on the org's shared session ({@link OrgSessions}), and offers {@link CategoryClaims} so
+ * the overlap guard sees its explicit types.
  */
 public final class EventLogFileSourceProvider implements SourceProvider {
 
@@ -61,7 +63,12 @@ public final class EventLogFileSourceProvider implements SourceProvider {
 
   /** The bound configuration; creates the source and claims the explicit types' categories. */
   record ElfFactory(EventLogFileConfig config, SalesforceConfig salesforce, ApiBudgetConfig budget)
-      implements Factory, CategoryClaims, PromotedLabels {
+      implements Factory, CategoryClaims, PromotedLabels, OrgSessions {
+
+    @Override
+    public OrgSession openSession(SourceEnvironment environment) {
+      return SalesforceOrgSession.open(salesforce, budget, environment);
+    }
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
@@ -94,21 +101,44 @@ public final class EventLogFileSourceProvider implements SourceProvider {
     return create(config, salesforce, ApiBudgetConfig.DEFAULTS, env);
   }
 
-  /** As above, spending the org's API budget under {@code budgetConfig}. */
+  /** As above; {@code budgetConfig} sets the API share when the source opens its own session. */
   public static Source create(
       EventLogFileConfig config,
       SalesforceConfig salesforce,
       ApiBudgetConfig budgetConfig,
       SourceEnvironment env) {
-    ApiBudget budget = ApiBudget.forOrg(env, salesforce, budgetConfig);
-    CloseableHttpClient http = SalesforceHttpClients.create(salesforce);
-    OAuthTokenProvider tokens =
-        OAuthTokenProvider.fromConfig(salesforce, http, env.clock(), env.random(), env.metrics());
-    ServerClock serverClock = new ServerClock(env.clock(), env.metrics(), ElfMetrics.SOURCE);
-    SalesforceRestClient rest =
-        new SalesforceRestClient(
-            http, tokens, salesforce.apiVersion(), serverClock, env.metrics(), budget);
-    return create(config, rest, serverClock, env, http, budget);
+    return connect(config, salesforce, budgetConfig, env).source();
+  }
+
+  /**
+   * The listing-only view of a configured {@code eventlogfile} source, with its own HTTP client and
+   * token provider (the backfill dry run); empty when {@code factory} is another type's.
+   */
+  public static Optional<ElfInventory> inventory(Factory factory, SourceEnvironment env) {
+    if (!(factory instanceof ElfFactory elf)) {
+      return Optional.empty();
+    }
+    Wired w = connect(elf.config(), elf.salesforce(), elf.budget(), env);
+    return Optional.of(
+        new ElfInventory(
+            elf.config(),
+            w.source(),
+            w.cycle(),
+            w.cursors(),
+            w.rest(),
+            w.http(),
+            elf.budget().limitsEnabled()));
+  }
+
+  private static Wired connect(
+      EventLogFileConfig config,
+      SalesforceConfig salesforce,
+      ApiBudgetConfig budgetConfig,
+      SourceEnvironment env) {
+    // The org's shared session when the composition gave one, else one of its own (library use).
+    SalesforceSession session =
+        SalesforceSession.open(salesforce, budgetConfig, env, ElfMetrics.SOURCE);
+    return wire(config, session.rest(), session.serverClock(), env, session, session.budget());
   }
 
   static EventLogFileSource create(
@@ -117,8 +147,16 @@ public final class EventLogFileSourceProvider implements SourceProvider {
       ServerClock serverClock,
       SourceEnvironment env,
       AutoCloseable resources) {
-    return create(config, rest, serverClock, env, resources, ApiBudget.unmetered());
+    return wire(config, rest, serverClock, env, resources, ApiBudget.unmetered()).source();
   }
+
+  /** One run's parts; {@code http} is what the source closes when its run ends. */
+  private record Wired(
+      EventLogFileSource source,
+      ElfTypeCycle cycle,
+      ElfCursors cursors,
+      SalesforceRestClient rest,
+      AutoCloseable http) {}
 
   static EventLogFileSource create(
       EventLogFileConfig config,
@@ -127,9 +165,20 @@ public final class EventLogFileSourceProvider implements SourceProvider {
       SourceEnvironment env,
       AutoCloseable resources,
       ApiBudget budget) {
+    return wire(config, rest, serverClock, env, resources, budget).source();
+  }
+
+  private static Wired wire(
+      EventLogFileConfig config,
+      SalesforceRestClient rest,
+      ServerClock serverClock,
+      SourceEnvironment env,
+      AutoCloseable resources,
+      ApiBudget budget) {
     ElfMetrics metrics = new ElfMetrics(env.metrics());
     Escalation escalation = new Escalation();
-    ElfCursors cursors = new ElfCursors(config.lookback(), serverClock, metrics);
+    ElfCursors cursors =
+        new ElfCursors(config.lookback(), config.window().start(), serverClock, metrics);
     Shaper shaper =
         new Shaper(
             ElfMetrics.SOURCE,
@@ -147,16 +196,18 @@ public final class EventLogFileSourceProvider implements SourceProvider {
             new ElfFileRows(entries, metrics),
             metrics,
             escalation);
-    return new EventLogFileSource(
-        config,
-        rest,
-        cycle,
-        metrics,
-        env.ticker(),
-        env.threads(),
-        escalation,
-        env.categoryOwnership(),
-        resources,
-        budget);
+    EventLogFileSource source =
+        new EventLogFileSource(
+            config,
+            rest,
+            cycle,
+            metrics,
+            env.ticker(),
+            env.threads(),
+            escalation,
+            env.categoryOwnership(),
+            resources,
+            budget);
+    return new Wired(source, cycle, cursors, rest, resources);
   }
 }

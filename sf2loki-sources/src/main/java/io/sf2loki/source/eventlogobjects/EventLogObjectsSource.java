@@ -1,5 +1,6 @@
 package io.sf2loki.source.eventlogobjects;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.limits.ApiBudget;
 import io.sf2loki.salesforce.limits.Pace;
@@ -115,7 +116,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
               "{}: authentication failed ({}); retrying in {}",
               SOURCE,
               e.getMessage(),
-              authBackoff);
+              Durations.format(authBackoff));
           if (ctx.awaitStop(authBackoff)) {
             return;
           }

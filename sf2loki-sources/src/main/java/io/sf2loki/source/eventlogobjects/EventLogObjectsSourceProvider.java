@@ -3,12 +3,15 @@ package io.sf2loki.source.eventlogobjects;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.limits.ApiBudget;
 import io.sf2loki.salesforce.limits.ApiBudgetConfig;
+import io.sf2loki.salesforce.org.SalesforceOrgSession;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.shape.Shaper;
 import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -22,8 +25,9 @@ import java.util.function.Supplier;
 /**
  * The {@code eventlog_objects} source type. {@link #configure} binds {@code
  * sources.eventlog_objects} and the {@code salesforce} section without I/O; the factory creates one
- * {@link EventLogObjectsSource} per leadership run with its own HTTP client and token provider, and
- * offers {@link CategoryClaims} so the overlap guard sees its objects.
+ * {@link EventLogObjectsSource} per leadership run with its own HTTP client on the org's shared
+ * session ({@link OrgSessions}), and offers {@link CategoryClaims} so the overlap guard sees its
+ * objects.
  */
 public final class EventLogObjectsSourceProvider implements SourceProvider {
 
@@ -46,7 +50,12 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
   /** The bound configuration; creates the source and claims the objects' categories. */
   record ObjectsFactory(
       EventLogObjectsConfig config, SalesforceConfig salesforce, ApiBudgetConfig budget)
-      implements Factory, CategoryClaims, PromotedLabels {
+      implements Factory, CategoryClaims, PromotedLabels, OrgSessions {
+
+    @Override
+    public OrgSession openSession(SourceEnvironment environment) {
+      return SalesforceOrgSession.open(salesforce, budget, environment);
+    }
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
@@ -80,17 +89,16 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
       SalesforceConfig salesforce,
       ApiBudgetConfig budgetConfig,
       SourceEnvironment env) {
-    ApiBudget budget = ApiBudget.forOrg(env, salesforce, budgetConfig);
     SalesforceSession session =
-        SalesforceSession.open(salesforce, env, EventLogObjectsSource.SOURCE, budget);
+        SalesforceSession.open(salesforce, budgetConfig, env, EventLogObjectsSource.SOURCE);
     return create(
         config,
         session.rest(),
         session.serverClock(),
         env,
         () -> env.random().nextDouble(-1, 1),
-        session.http(),
-        budget);
+        session,
+        session.budget());
   }
 
   /**

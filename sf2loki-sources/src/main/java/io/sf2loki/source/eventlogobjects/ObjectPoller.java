@@ -1,6 +1,7 @@
 package io.sf2loki.source.eventlogobjects;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
@@ -143,7 +144,7 @@ final class ObjectPoller {
             spec.name(),
             spec.checkpointKey(),
             e.getMessage(),
-            spec.lookback());
+            Durations.format(spec.lookback()));
       }
     }
     return ObjectCursor.startingAt(

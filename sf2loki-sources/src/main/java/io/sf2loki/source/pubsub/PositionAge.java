@@ -40,11 +40,18 @@ final class PositionAge {
     }
   }
 
-  /** Reads the committed value and updates the gauge. */
-  void observe(Optional<String> committed) {
+  /**
+   * Reads the committed value and updates the gauge.
+   *
+   * @return the committed value when it is a position this run handed downstream (not one loaded
+   *     from the store)
+   */
+  Optional<String> observe(Optional<String> committed) {
+    Optional<String> ours = Optional.empty();
     if (committed.isPresent()) {
       Instant at = received.get(committed.get());
       if (at != null) {
+        ours = committed;
         committedAt = at;
         Iterator<Map.Entry<String, Instant>> it = received.entrySet().iterator();
         while (it.hasNext() && !it.next().getKey().equals(committed.get())) {
@@ -53,5 +60,6 @@ final class PositionAge {
       }
     }
     metrics.positionAge(topic, Duration.between(committedAt, clock.instant()).toSeconds());
+    return ours;
   }
 }

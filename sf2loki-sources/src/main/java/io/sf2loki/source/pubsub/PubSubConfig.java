@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -30,6 +31,8 @@ import java.util.regex.Pattern;
  * @param schemaCacheSize writer schemas kept
  * @param rediscoveryInterval how often {@code "*"} is discovered again; zero: only at start
  * @param sample per-topic-glob keep rates, first match wins
+ * @param managedSubscriptions topics streamed with ManagedSubscribe, to the developer name of their
+ *     ManagedEventSubscription
  * @param shaping transforms and metadata fields
  */
 public record PubSubConfig(
@@ -48,12 +51,14 @@ public record PubSubConfig(
     int schemaCacheSize,
     Duration rediscoveryInterval,
     Map<Glob, Double> sample,
+    Map<String, String> managedSubscriptions,
     ShapingConfig shaping) {
 
   /** The wildcard topic. */
   public static final String DISCOVER = "*";
 
   private static final Pattern TOPIC = Pattern.compile("/(event|data)/[A-Za-z0-9_]+");
+  private static final Pattern DEVELOPER_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]*");
 
   /** The policy for an expired or corrupt stored replay id. Never LATEST: that would be a gap. */
   public enum InvalidReplay {
@@ -68,6 +73,12 @@ public record PubSubConfig(
     include = List.copyOf(include);
     exclude = List.copyOf(exclude);
     sample = Map.copyOf(sample);
+    managedSubscriptions = Map.copyOf(managedSubscriptions);
+  }
+
+  /** The managed subscription {@code topic} is streamed with; empty: plain Subscribe. */
+  public Optional<String> managedSubscription(String topic) {
+    return Optional.ofNullable(managedSubscriptions.get(topic));
   }
 
   /** True when topics are discovered ({@code "*"}). */
@@ -111,6 +122,23 @@ public record PubSubConfig(
     }
     String preset = s.oneOf("replay_preset", Set.of("LATEST", "EARLIEST", "CUSTOM"));
     String invalid = s.oneOf("invalid_replay_id", Set.of("earliest", "fail"));
+    Map<String, String> managed = s.stringMap("managed_subscriptions");
+    managed.forEach(
+        (topic, name) -> {
+          String at = s.path("managed_subscriptions") + ".\"" + topic + "\"";
+          if (!TOPIC.matcher(topic).matches()) {
+            s.problem("managed_subscriptions", at + ": not /event/<Name> or /data/<Name>");
+          } else if (!topics.contains(topic) && !topics.contains(DISCOVER)) {
+            s.problem(
+                "managed_subscriptions",
+                at + ": " + topic + " is not in topics (list it there, or discover with \"*\")");
+          }
+          if (!DEVELOPER_NAME.matcher(name).matches()) {
+            s.problem(
+                "managed_subscriptions",
+                at + ": '" + name + "' is not the developer name of a ManagedEventSubscription");
+          }
+        });
     return new PubSubConfig(
         s.requiredString("endpoint"),
         s.bool("plaintext"),
@@ -127,6 +155,7 @@ public record PubSubConfig(
         s.intInRange("schema_cache_size", 1, 100_000),
         s.duration("rediscovery_interval"),
         sample,
+        managed,
         ShapingConfig.bind(s));
   }
 

@@ -85,6 +85,11 @@ final class PubSubMetrics {
     counter("sf2loki_pubsub_topics_refused", "topic", topic).increment();
   }
 
+  /** {@code sf2loki_pubsub_commit_errors{topic}}: a managed subscription refused a commit. */
+  void commitError(String topic) {
+    counter("sf2loki_pubsub_commit_errors", "topic", topic).increment();
+  }
+
   /** {@code sf2loki_checkpoint_load_errors{source=pubsub}}. */
   void checkpointLoadError() {
     counter("sf2loki_checkpoint_load_errors", "source", SOURCE).increment();

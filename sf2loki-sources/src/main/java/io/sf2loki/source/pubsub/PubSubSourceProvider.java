@@ -1,9 +1,10 @@
 package io.sf2loki.source.pubsub;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.auth.TokenProvider;
+import io.sf2loki.salesforce.limits.ApiBudgetConfig;
+import io.sf2loki.salesforce.org.SalesforceOrgSession;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.shape.Categories;
 import io.sf2loki.shape.CategoryClaims;
@@ -13,6 +14,9 @@ import io.sf2loki.source.eventlogobjects.SalesforceSession;
 import io.sf2loki.source.pubsub.client.PubSubClient;
 import io.sf2loki.source.pubsub.decode.SchemaCache;
 import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.OrgLoginException;
+import io.sf2loki.spi.OrgSession;
+import io.sf2loki.spi.OrgSessions;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.SourceProvider;
@@ -20,13 +24,13 @@ import java.io.Closeable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * The {@code pubsub} source type. {@link #configure} binds {@code sources.pubsub} and {@code
- * salesforce} without I/O; each run gets its own channel, HTTP client and token provider. Claims
+ * salesforce} without I/O; each run gets its own channel and HTTP client on the org's shared
+ * session ({@link OrgSessions}), whose token provider the channel's credentials read too. Claims
  * its explicit topics' categories for the overlap guard and discovers with {@code "*"}.
  */
 public final class PubSubSourceProvider implements SourceProvider {
@@ -42,13 +46,19 @@ public final class PubSubSourceProvider implements SourceProvider {
   @Override
   public Factory configure(ConfigSection section) {
     PubSubConfig config = PubSubConfig.bind(section);
-    SalesforceConfig salesforce = SalesforceConfig.bind(section.root().section("salesforce"));
-    return new PubSubFactory(config, salesforce);
+    ConfigSection salesforceSection = section.root().section("salesforce");
+    SalesforceConfig salesforce = SalesforceConfig.bind(salesforceSection);
+    return new PubSubFactory(config, salesforce, ApiBudgetConfig.bind(salesforceSection));
   }
 
   /** The bound configuration; creates the source and claims the topics' categories. */
-  record PubSubFactory(PubSubConfig config, SalesforceConfig salesforce)
-      implements Factory, CategoryClaims, PromotedLabels {
+  record PubSubFactory(PubSubConfig config, SalesforceConfig salesforce, ApiBudgetConfig budget)
+      implements Factory, CategoryClaims, PromotedLabels, OrgSessions {
+
+    @Override
+    public OrgSession openSession(SourceEnvironment environment) {
+      return SalesforceOrgSession.open(salesforce, budget, environment);
+    }
 
     @Override
     public List<Source> create(SourceEnvironment environment) {
@@ -79,8 +89,7 @@ public final class PubSubSourceProvider implements SourceProvider {
   public static PubSubSource create(
       PubSubConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
     SalesforceSession session = SalesforceSession.open(salesforce, env, PubSubSource.SOURCE);
-    Supplier<String> tenant = tenantId(salesforce.orgId(), session.rest());
-    return create(config, session.rest(), session.tokens(), tenant, env, session.http());
+    return create(config, session.rest(), session.tokens(), tenantId(session.org()), env, session);
   }
 
   /**
@@ -130,39 +139,25 @@ public final class PubSubSourceProvider implements SourceProvider {
                 metrics,
                 backoff,
                 env.ticker(),
-                new PositionAge(topic, env.clock(), metrics)),
+                new PositionAge(topic, env.clock(), metrics),
+                config
+                    .managedSubscription(topic)
+                    .map(name -> new ManagedSubscription(topic, name, metrics))),
         config.rediscoveryInterval(),
         env.threads(),
         PubSubSource.closing(client, resources));
   }
 
-  /** The configured org id, else the one userinfo names (asked once, on the first call). */
-  static Supplier<String> tenantId(Optional<String> configured, SalesforceRestClient rest) {
-    if (configured.isPresent()) {
-      return configured::get;
-    }
-    return new Supplier<>() {
-      private volatile String known;
-
-      @Override
-      public String get() {
-        String v = known;
-        if (v == null) {
-          try {
-            JsonNode info = rest.getJson("/services/oauth2/userinfo");
-            v = info.path("organization_id").asText("");
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while asking userinfo for the org id", e);
-          } catch (Exception e) {
-            throw new IllegalStateException("userinfo did not name the org id: " + e, e);
-          }
-          if (v.isEmpty()) {
-            throw new IllegalStateException("userinfo has no organization_id");
-          }
-          known = v;
-        }
-        return v;
+  /** The org id the session knows (configured or resolved at login), else resolved now. */
+  static Supplier<String> tenantId(SalesforceOrgSession org) {
+    return () -> {
+      try {
+        return org.orgId();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while resolving the org id", e);
+      } catch (OrgLoginException e) {
+        throw new IllegalStateException(e.getMessage(), e);
       }
     };
   }

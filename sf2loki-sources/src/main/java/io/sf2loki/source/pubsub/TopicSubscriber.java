@@ -2,10 +2,11 @@ package io.sf2loki.source.pubsub;
 
 import com.google.protobuf.ByteString;
 import com.salesforce.eventbus.protobuf.ConsumerEvent;
-import com.salesforce.eventbus.protobuf.FetchResponse;
+import io.sf2loki.config.Durations;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.source.pubsub.client.Batch;
 import io.sf2loki.source.pubsub.client.PubSubCallException;
 import io.sf2loki.source.pubsub.client.PubSubClient;
 import io.sf2loki.source.pubsub.client.StreamFailure;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * One topic's subscription for a run: subscribe, hand each response's events downstream (each
  * carrying its replay id), top the credits up, checkpoint keepalive positions, and on any end
  * resubscribe after the last position handed downstream, with capped backoff. Only a corrupt or
- * expired replay id changes where it starts, and only by the configured policy.
+ * expired replay id changes where it starts, and only by the configured policy. A topic with a
+ * {@link ManagedSubscription} streams with ManagedSubscribe instead: the server picks the start,
+ * and locally committed positions are committed on the server.
  */
 final class TopicSubscriber {
 
@@ -39,6 +42,7 @@ final class TopicSubscriber {
   private final Backoff backoff;
   private final Ticker ticker;
   private final PositionAge age;
+  private final Optional<ManagedSubscription> managed;
   private ByteString position = ByteString.EMPTY; // the last id handed downstream
   private int failedBatches;
   private int schemaFailures;
@@ -51,7 +55,8 @@ final class TopicSubscriber {
       PubSubMetrics metrics,
       Backoff backoff,
       Ticker ticker,
-      PositionAge age) {
+      PositionAge age,
+      Optional<ManagedSubscription> managed) {
     this.topic = topic;
     this.client = client;
     this.entries = entries;
@@ -60,6 +65,7 @@ final class TopicSubscriber {
     this.backoff = backoff;
     this.ticker = ticker;
     this.age = age;
+    this.managed = managed;
   }
 
   /** Streams until a stop is requested. */
@@ -70,11 +76,12 @@ final class TopicSubscriber {
     if (stored.isPresent() && id.isEmpty()) {
       metrics.checkpointLoadError();
       LOG.error(
-          "pubsub {}: stored position '{}' is not a base64 replay id; starting from replay_preset"
-              + " {}",
+          "pubsub {}: stored position '{}' is not a base64 replay id; starting from {}",
           topic,
           stored.get(),
-          config.replayPreset());
+          managed.isPresent()
+              ? "the position Salesforce keeps for the managed subscription"
+              : "replay_preset " + config.replayPreset());
     }
     ReplayStart start = ReplayStart.of(id, config.replayPreset());
     position = id.orElse(ByteString.EMPTY);
@@ -87,10 +94,11 @@ final class TopicSubscriber {
       metrics.streamUp(topic, false);
       if (outcome.received()) {
         attempt = 1; // the backoff resets after the first message on a connection
+        managed.ifPresent(ManagedSubscription::streamed);
       }
       Optional<StreamFailure> failure = outcome.failure();
       if (failure.isPresent() && failure.get() instanceof StreamFailure.CorruptReplay c) {
-        if (start.custom()) {
+        if (start.custom() && managed.isEmpty()) { // a managed stream's start is the server's
           if (config.invalidReplay() == PubSubConfig.InvalidReplay.FAIL) {
             throw new InvalidReplayIdException(
                 topic, ReplayIds.hex(start.replayId()), c.description());
@@ -123,6 +131,9 @@ final class TopicSubscriber {
 
   private void report(StreamFailure f) {
     metrics.streamError(topic, f.code());
+    if (managed.isPresent() && managed.get().report(f, config.reconnectMax())) {
+      return;
+    }
     if (f instanceof StreamFailure.Auth a) {
       metrics.authRefresh(topic);
       client.invalidateToken();
@@ -142,17 +153,20 @@ final class TopicSubscriber {
   private record Outcome(boolean received, Optional<StreamFailure> failure) {}
 
   private Outcome stream(SourceContext ctx, ReplayStart start) throws Exception {
-    LOG.debug("pubsub {}: subscribing from {}", topic, start);
     boolean received = false;
     long lastMessage = ticker.nanoTime();
-    try (TopicStream s = client.subscribe(topic, start, config.credits())) {
+    try (TopicStream s = open(start)) {
       while (!ctx.stopRequested()) {
-        age.observe(ctx.checkpoint(ReplayIds.key(topic)));
+        Optional<String> ours = age.observe(ctx.checkpoint(ReplayIds.key(topic)));
+        managed.ifPresent(m -> m.committedLocally(ours, s));
         Optional<TopicStream.Message> m = s.next(POLL);
         if (m.isEmpty()) {
           if (ticker.nanoTime() - lastMessage >= config.stallTimeout().toNanos()) {
             metrics.stall(topic);
-            LOG.warn("pubsub {}: no message for {}; reconnecting", topic, config.stallTimeout());
+            LOG.warn(
+                "pubsub {}: no message for {}; reconnecting",
+                topic,
+                Durations.format(config.stallTimeout()));
             return new Outcome(received, Optional.empty());
           }
           continue;
@@ -160,7 +174,7 @@ final class TopicSubscriber {
         if (m.get() instanceof TopicStream.Ended ended) {
           return new Outcome(received, ended.failure());
         }
-        FetchResponse r = ((TopicStream.Response) m.get()).response();
+        Batch r = ((TopicStream.Response) m.get()).batch();
         lastMessage = ticker.nanoTime();
         if (!received) {
           received = true;
@@ -170,18 +184,29 @@ final class TopicSubscriber {
         if (failed.isPresent()) {
           return new Outcome(true, failed);
         }
-        metrics.pendingCredits(topic, r.getPendingNumRequested());
+        if (!r.commitOnly()) {
+          metrics.pendingCredits(topic, r.pendingNumRequested());
+        }
         s.topUp();
       }
       return new Outcome(received, Optional.empty());
     }
   }
 
+  private TopicStream open(ReplayStart start) {
+    if (managed.isPresent()) {
+      LOG.debug("pubsub {}: managed subscription {}", topic, managed.get().name());
+      return managed.get().open(client, config.credits());
+    }
+    LOG.debug("pubsub {}: subscribing from {}", topic, start);
+    return client.subscribe(topic, start, config.credits());
+  }
+
   /** Hands a response downstream; a schema that cannot be fetched now ends the stream. */
-  private Optional<StreamFailure> deliver(SourceContext ctx, FetchResponse r)
-      throws InterruptedException {
+  private Optional<StreamFailure> deliver(SourceContext ctx, Batch r) throws InterruptedException {
+    r.commit().ifPresent(c -> managed.ifPresent(m -> m.answered(c)));
     int decoded = 0;
-    for (ConsumerEvent event : r.getEventsList()) {
+    for (ConsumerEvent event : r.events()) {
       EventEntries.Made made;
       try {
         made = entries.entry(topic, event);
@@ -212,15 +237,15 @@ final class TopicSubscriber {
       position = event.getReplayId();
       decoded += made.decoded() ? 1 : 0;
     }
-    metrics.received(topic, r.getEventsCount());
-    if (r.getEventsCount() > 0) {
+    metrics.received(topic, r.events().size());
+    if (!r.events().isEmpty()) {
       failedBatches = decoded == 0 ? failedBatches + 1 : 0;
       if (failedBatches == STALL_STREAK) {
         metrics.decodeStall(topic);
         LOG.error("pubsub {}: {} batches in a row failed to decode", topic, STALL_STREAK);
       }
     }
-    ByteString latest = r.getLatestReplayId();
+    ByteString latest = r.latestReplayId();
     if (!latest.isEmpty() && !latest.equals(position)) {
       String value = ReplayIds.encode(latest);
       ctx.emit(LogEntry.checkpointOnly(new CheckpointToken(ReplayIds.key(topic), value)));

@@ -111,7 +111,7 @@ class OAuthTokenProviderIT {
                     .as("no retry fixes a rejected grant")
                     .isEqualTo("auth_rejected"));
     assertThat(sf.stats().requests(Fault.Route.TOKEN)).isEqualTo(1);
-    assertThat(metrics.counter("sf2loki_auth_errors").count()).isEqualTo(1);
+    assertThat(metrics.get("sf2loki_auth_errors").counter().count()).isEqualTo(1);
   }
 
   @Test
@@ -134,7 +134,7 @@ class OAuthTokenProviderIT {
     sf.inject(Fault.serverError(Fault.Route.TOKEN).times(10));
     assertThatThrownBy(clientCredentials("s3cr3t-value")::token).hasMessageContaining("500");
     assertThat(sf.stats().requests(Fault.Route.TOKEN)).isEqualTo(4);
-    assertThat(metrics.counter("sf2loki_auth_errors").count()).isEqualTo(1);
+    assertThat(metrics.get("sf2loki_auth_errors").counter().count()).isEqualTo(1);
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.testing.MutableClock;
+import io.sf2loki.shape.CanonicalJson;
 import io.sf2loki.spi.CategoryOwnership;
 import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Secret;
@@ -18,9 +19,12 @@ import io.sf2loki.spi.SourceEnvironment;
 import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
+import io.sf2loki.testkit.salesforce.LogFileCsv;
+import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,21 +86,7 @@ final class ElfFixture implements AutoCloseable {
   }
 
   EventLogFileSource source(EventLogFileConfig config, Optional<Path> spoolDir) {
-    EventLogFileConfig c =
-        new EventLogFileConfig(
-            config.eventTypes(),
-            config.interval(),
-            config.pollInterval(),
-            config.lookback(),
-            config.settleWindow(),
-            config.pageSize(),
-            config.concurrency(),
-            config.downloadMaxAge(),
-            config.timestampColumn(),
-            config.spoolMemory(),
-            spoolDir,
-            config.shaping(),
-            config.typeShaping());
+    EventLogFileConfig c = copy(config, spoolDir, config.window());
     ServerClock serverClock = new ServerClock(clock);
     OAuthTokenProvider tokens =
         new OAuthTokenProvider(
@@ -122,8 +112,44 @@ final class ElfFixture implements AutoCloseable {
     return EventLogFileSourceProvider.create(c, rest, serverClock, env, () -> {}, budget);
   }
 
+  /** {@code config} bounded by {@code window}. */
+  static EventLogFileConfig bounded(EventLogFileConfig config, ElfWindow window) {
+    return copy(config, config.spoolDir(), window);
+  }
+
+  private static EventLogFileConfig copy(
+      EventLogFileConfig config, Optional<Path> spoolDir, ElfWindow window) {
+    return new EventLogFileConfig(
+        config.eventTypes(),
+        config.interval(),
+        config.pollInterval(),
+        config.lookback(),
+        config.settleWindow(),
+        config.pageSize(),
+        config.concurrency(),
+        config.downloadMaxAge(),
+        config.timestampColumn(),
+        config.spoolMemory(),
+        spoolDir,
+        config.shaping(),
+        config.typeShaping(),
+        window);
+  }
+
+  /** The lines {@code files}' rows become, in file order. */
+  List<String> expectedLines(LogFileSpec... files) {
+    List<String> lines = new ArrayList<>();
+    for (LogFileSpec f : files) {
+      LogFileCsv csv = sf.csv(f);
+      for (long i = 0; i < f.rows(); i++) {
+        lines.add(CanonicalJson.write(csv.expectedRow(i)));
+      }
+    }
+    return lines;
+  }
+
   /** A file of {@code rows} rows created {@code minutesAgo} before the real now. */
-  io.sf2loki.testkit.salesforce.LogFileSpec file(String type, int minutesAgo, long rows) {
+  LogFileSpec file(String type, int minutesAgo, long rows) {
     Instant created = Instant.now().minus(Duration.ofMinutes(minutesAgo));
     return sf.addLogFile(
         type, "Hourly", created.truncatedTo(java.time.temporal.ChronoUnit.HOURS), created, rows);

@@ -30,6 +30,40 @@ class EventLogFileConfigTest {
   }
 
   @Test
+  void theWindowIsUnboundedByDefault() {
+    assertThat(EventLogFileConfig.bind(section("")).window()).isEqualTo(ElfWindow.UNBOUNDED);
+  }
+
+  @Test
+  void windowBoundsAcceptAnInstantOrADateReadAsUtcMidnight() {
+    ConfigReader r =
+        section(
+            "sources.eventlogfile { start = \"2026-07-01\", until = \"2026-07-02T06:30:00+02:00\" }");
+    ElfWindow window = EventLogFileConfig.bind(r).window();
+    assertThat(r.problems()).isEmpty();
+    assertThat(window.start()).contains(java.time.Instant.parse("2026-07-01T00:00:00Z"));
+    assertThat(window.until()).contains(java.time.Instant.parse("2026-07-02T04:30:00Z"));
+  }
+
+  @Test
+  void aMalformedOrCrossedWindowIsAProblemNamingTheKey() {
+    ConfigReader malformed = section("sources.eventlogfile.start = yesterday");
+    EventLogFileConfig.bind(malformed);
+    ConfigReader crossed =
+        section("sources.eventlogfile { start = \"2026-07-02\", until = \"2026-07-01\" }");
+    EventLogFileConfig.bind(crossed);
+    assertThat(malformed.problems())
+        .extracting(ConfigProblem::message)
+        .singleElement()
+        .satisfies(m -> assertThat(m).startsWith("sources.eventlogfile.start ('yesterday')"));
+    assertThat(crossed.problems())
+        .extracting(ConfigProblem::message)
+        .singleElement()
+        .satisfies(
+            m -> assertThat(m).startsWith("sources.eventlogfile.until (2026-07-01T00:00:00Z)"));
+  }
+
+  @Test
   void dailyFilesHaveNoSettleWindowByDefault() {
     assertThat(
             EventLogFileConfig.bind(section("sources.eventlogfile.interval = Daily"))

@@ -3,8 +3,6 @@ package io.sf2loki.source.eventlogfile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.model.LogEntry;
-import io.sf2loki.shape.CanonicalJson;
-import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,17 +27,6 @@ class EventLogFileSourceIT {
     fx.close();
   }
 
-  private List<String> expectedLines(LogFileSpec... files) {
-    List<String> lines = new ArrayList<>();
-    for (LogFileSpec f : files) {
-      LogFileCsv csv = fx.sf.csv(f);
-      for (long i = 0; i < f.rows(); i++) {
-        lines.add(CanonicalJson.write(csv.expectedRow(i)));
-      }
-    }
-    return lines;
-  }
-
   private static List<String> lines(List<LogEntry> entries) {
     return entries.stream().map(LogEntry::line).toList();
   }
@@ -51,8 +38,8 @@ class EventLogFileSourceIT {
     LogFileSpec l2 = fx.file("Login", 40, 25);
     RecordingSourceContext ctx = new RecordingSourceContext();
     fx.source(ElfFixture.config(List.of("Login", "API"))).cycleOnce(ctx);
-    assertThat(lines(ctx.rowsOf("Login"))).containsExactlyElementsOf(expectedLines(l1, l2));
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(expectedLines(a1));
+    assertThat(lines(ctx.rowsOf("Login"))).containsExactlyElementsOf(fx.expectedLines(l1, l2));
+    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(a1));
     assertThat(ctx.rows().get(0).labels())
         .containsEntry("source", "eventlogfile")
         .containsEntry("job", "sf2loki")
@@ -95,7 +82,7 @@ class EventLogFileSourceIT {
     LogFileSpec later = fx.file("Login", 10, 4);
     source.cycleOnce(ctx);
     assertThat(ctx.rows()).hasSize(9);
-    assertThat(lines(ctx.rows().subList(5, 9))).containsExactlyElementsOf(expectedLines(later));
+    assertThat(lines(ctx.rows().subList(5, 9))).containsExactlyElementsOf(fx.expectedLines(later));
   }
 
   @Test
@@ -120,10 +107,10 @@ class EventLogFileSourceIT {
     first.deliverAll().forEach(second::committed);
     fx.source(ElfFixture.config(List.of("Login"))).cycleOnce(second);
     assertThat(lines(first.rows())).hasSize(15);
-    assertThat(lines(second.rows())).containsExactlyElementsOf(expectedLines(f2, f3));
+    assertThat(lines(second.rows())).containsExactlyElementsOf(fx.expectedLines(f2, f3));
     List<String> union = new ArrayList<>(lines(first.rows()).subList(0, 10));
     union.addAll(lines(second.rows()));
-    assertThat(union).containsExactlyElementsOf(expectedLines(f1, f2, f3));
+    assertThat(union).containsExactlyElementsOf(fx.expectedLines(f1, f2, f3));
   }
 
   @Test
@@ -189,7 +176,7 @@ class EventLogFileSourceIT {
   }
 
   private List<String> expectedLinesOf(LogFileSpec a, LogFileSpec b) {
-    return expectedLines(a, b);
+    return fx.expectedLines(a, b);
   }
 
   @Test

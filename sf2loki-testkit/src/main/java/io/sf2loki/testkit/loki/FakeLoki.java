@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * A Grafana Loki push receiver on loopback, for tests and the demo simulator.
@@ -81,7 +82,12 @@ public final class FakeLoki implements ProtocolFake<Fault> {
     server.setExecutor(executor);
     PushEndpoint push =
         new PushEndpoint(
-            new PushDecoder(b.limits.maxRequestBytes()), ingester, faults, rejections, pushes);
+            new PushDecoder(b.limits.maxRequestBytes()),
+            ingester,
+            faults,
+            rejections,
+            pushes,
+            b.onStored);
     server.createContext(PUSH_PATH, push::handle);
     server.createContext("/testkit/entries", control::entries);
     server.createContext("/testkit/stats", control::stats);
@@ -228,6 +234,7 @@ public final class FakeLoki implements ProtocolFake<Fault> {
     private LokiLimits limits = LokiLimits.defaults();
     private Clock clock = Clock.systemUTC();
     private PushRecording recording = PushRecording.FULL;
+    private Consumer<List<DecodedStream>> onStored = streams -> {};
 
     private Builder() {}
 
@@ -255,6 +262,16 @@ public final class FakeLoki implements ProtocolFake<Fault> {
     /** How much of each push {@link FakeLoki#pushes()} keeps; {@code FULL} unless set. */
     public Builder recording(PushRecording v) {
       this.recording = Objects.requireNonNull(v, "recording");
+      return this;
+    }
+
+    /**
+     * Called with the decoded streams of every push the fake stored whole, on the request's thread
+     * just before it answers 204: when an entry counts as accepted, for latency probes. It must be
+     * quick and must not throw. None unless set.
+     */
+    public Builder onStored(Consumer<List<DecodedStream>> v) {
+      this.onStored = Objects.requireNonNull(v, "onStored");
       return this;
     }
 

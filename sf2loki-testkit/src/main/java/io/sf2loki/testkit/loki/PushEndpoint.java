@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * {@code POST /loki/api/v1/push}: applies the next queued {@link Fault} at its point of the
@@ -26,18 +27,21 @@ final class PushEndpoint {
   private final FaultQueue<Fault> faults;
   private final List<EntryRejection> rejections;
   private final List<RecordedPush> pushes;
+  private final Consumer<List<DecodedStream>> stored;
 
   PushEndpoint(
       PushDecoder decoder,
       Ingester ingester,
       FaultQueue<Fault> faults,
       List<EntryRejection> rejections,
-      List<RecordedPush> pushes) {
+      List<RecordedPush> pushes,
+      Consumer<List<DecodedStream>> stored) {
     this.decoder = decoder;
     this.ingester = ingester;
     this.faults = faults;
     this.rejections = rejections;
     this.pushes = pushes;
+    this.stored = stored;
   }
 
   void handle(HttpExchange ex) throws IOException {
@@ -95,6 +99,9 @@ final class PushEndpoint {
     }
     Ingester.Outcome outcome = ingest(headers, streams);
     pushes.add(new RecordedPush(headers, body.length, outcome.streams(), outcome.status()));
+    if (outcome.status() == 204) {
+      stored.accept(streams);
+    }
     respond(ex, outcome.status(), "text/plain", outcome.message());
   }
 

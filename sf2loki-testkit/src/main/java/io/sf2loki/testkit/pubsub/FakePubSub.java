@@ -1,7 +1,6 @@
 package io.sf2loki.testkit.pubsub;
 
 import com.google.protobuf.ByteString;
-import com.salesforce.eventbus.protobuf.FetchResponse;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
@@ -60,7 +59,8 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
   private final Map<String, TopicLog> topics = new ConcurrentHashMap<>();
   private final Map<String, String> schemas = new ConcurrentHashMap<>();
   private final Set<String> revoked = ConcurrentHashMap.newKeySet();
-  private final Set<Subscription> live = ConcurrentHashMap.newKeySet();
+  private final Set<Subscription<?>> live = ConcurrentHashMap.newKeySet();
+  private final ManagedSubscriptions managed = new ManagedSubscriptions();
   private final FaultQueue<PubSubFault> faults = new FaultQueue<>(PubSubFault::times);
   private final List<RecordedFetch> fetches = new CopyOnWriteArrayList<>();
   private final Map<String, AtomicLong> calls = new ConcurrentHashMap<>();
@@ -73,6 +73,7 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     this.random = new Random(options.seed);
     options.topics.forEach(this::addTopic);
     options.denied.forEach(t -> topicLog(t).ifPresent(l -> l.canSubscribe(false)));
+    options.managed.forEach(managed::put);
     PubSubService service = new PubSubService(this);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(
@@ -153,6 +154,11 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     log(topic).migrate();
   }
 
+  /** The org's managed event subscriptions, their committed positions and what was received. */
+  public ManagedSubscriptions managedSubscriptions() {
+    return managed;
+  }
+
   /** Cuts every live stream with {@code UNAVAILABLE} and no trailer. */
   public void cutStreams() {
     live.forEach(
@@ -188,7 +194,10 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     return List.copyOf(fetches);
   }
 
-  /** Calls of {@code method} ({@code Subscribe}, {@code GetSchema}, {@code GetTopic}). */
+  /**
+   * Calls of {@code method} ({@code Subscribe}, {@code ManagedSubscribe}, {@code GetSchema}, {@code
+   * GetTopic}).
+   */
   public long calls(String method) {
     AtomicLong n = calls.get(method);
     return n == null ? 0 : n.get();
@@ -232,10 +241,12 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
 
   // --- for the service and the subscriptions
 
-  Subscription subscription(String token, ServerCallStreamObserver<FetchResponse> out) {
-    Subscription s =
-        new Subscription(
-            this, streams.incrementAndGet(), token, out, new Random(random.nextLong()));
+  /** A new call's delivery side, live until it ends. */
+  <R> Subscription<R> delivery(
+      String token, ServerCallStreamObserver<R> out, Subscription.Responses<R> responses) {
+    Subscription<R> s =
+        new Subscription<>(
+            this, streams.incrementAndGet(), token, out, new Random(random.nextLong()), responses);
     live.add(s);
     return s;
   }
@@ -250,6 +261,14 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
 
   Optional<PubSubFault.Stream> takeStreamFault() {
     return faults.take(f -> f instanceof PubSubFault.Stream).map(PubSubFault.Stream.class::cast);
+  }
+
+  Optional<PubSubFault.Commit> takeCommitFault() {
+    return faults.take(f -> f instanceof PubSubFault.Commit).map(PubSubFault.Commit.class::cast);
+  }
+
+  long nowMillis() {
+    return options.clock.millis();
   }
 
   Optional<PubSubFault.Schema> takeSchemaFault() {
@@ -280,7 +299,7 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     maxOutstanding.accumulateAndGet(n, Math::max);
   }
 
-  void ended(Subscription s) {
+  void ended(Subscription<?> s) {
     live.remove(s);
   }
 
@@ -325,6 +344,7 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     private Clock clock = Clock.systemUTC();
     private final Map<String, Schema> topics = new java.util.LinkedHashMap<>();
     private final Set<String> denied = new java.util.HashSet<>();
+    private final List<ManagedEventSubscription> managed = new java.util.ArrayList<>();
 
     private Builder() {}
 
@@ -398,6 +418,12 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     public Builder deniedTopic(String name, Schema schema) {
       topics.put(name, schema);
       denied.add(name);
+      return this;
+    }
+
+    /** A ManagedEventSubscription record of the org (its topic must be one of the fake's). */
+    public Builder managedSubscription(ManagedEventSubscription v) {
+      managed.add(Objects.requireNonNull(v));
       return this;
     }
 

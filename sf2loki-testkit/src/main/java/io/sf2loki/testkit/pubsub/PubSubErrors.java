@@ -78,6 +78,45 @@ final class PubSubErrors {
         "The number of concurrent clients was exceeded.");
   }
 
+  // The managed-subscription codes are reported by clients but not documented (pubsub-api.md §7),
+  // nor are their statuses: a client must branch on the trailer.
+
+  static StatusRuntimeException managedAlreadyActive(String name) {
+    return error(
+        Status.FAILED_PRECONDITION,
+        "managed.subscription.already.active",
+        "The managed subscription " + name + " already has an active subscriber.");
+  }
+
+  static StatusRuntimeException managedNotRunning(
+      String name, ManagedEventSubscription.State state) {
+    return error(
+        Status.FAILED_PRECONDITION,
+        "managed.subscription.config.stopped",
+        "The managed subscription " + name + " is in state " + state + ", not RUN.");
+  }
+
+  static StatusRuntimeException managedNotFound(String ref) {
+    return error(
+        Status.NOT_FOUND,
+        "managed.subscription.not.found",
+        "The managed subscription " + ref + " was not found.");
+  }
+
+  static StatusRuntimeException managedIdentifierMissing() {
+    return error(
+        Status.INVALID_ARGUMENT,
+        "managed.subscription.identifier.missing",
+        "The first request must name a subscription_id or a developer_name.");
+  }
+
+  static StatusRuntimeException managedMismatch() {
+    return error(
+        Status.INVALID_ARGUMENT,
+        "managed.subscription.mismatch",
+        "The managed subscription must match the first request of the stream.");
+  }
+
   static StatusRuntimeException rstStream() {
     return Status.UNAVAILABLE
         .withDescription("RST_STREAM closed stream. HTTP/2 error code: NO_ERROR")

@@ -1,11 +1,14 @@
 package io.sf2loki.testkit.pubsub;
 
 /**
- * A scripted fault of the fake Pub/Sub. Stream faults are taken by the next Subscribe call when its
- * first FetchRequest arrives and strike once that stream has delivered {@code afterEvents} events;
- * schema faults strike the next GetSchema calls. Deterministic: no clock, no randomness.
+ * A scripted fault of the fake Pub/Sub. Stream faults are taken by the next Subscribe or
+ * ManagedSubscribe call when its first FetchRequest arrives and strike once that stream has
+ * delivered {@code afterEvents} events; schema faults strike the next GetSchema calls; commit
+ * faults answer the next managed-subscription commits with an {@code Error} (code {@code COMMIT})
+ * and keep the position. Deterministic: no clock, no randomness.
  */
-public sealed interface PubSubFault permits PubSubFault.Stream, PubSubFault.Schema {
+public sealed interface PubSubFault
+    permits PubSubFault.Stream, PubSubFault.Schema, PubSubFault.Commit {
 
   /** How many requests the fault applies to. */
   int times();
@@ -51,6 +54,11 @@ public sealed interface PubSubFault permits PubSubFault.Stream, PubSubFault.Sche
 
   /** Fails the next {@code times} GetSchema calls. */
   record Schema(SchemaKind kind, int times) implements PubSubFault {}
+
+  /**
+   * Refuses the next {@code times} CommitReplayRequests in-band, keeping the committed position.
+   */
+  record Commit(int times) implements PubSubFault {}
 
   /** Strikes the next stream after {@code afterEvents} events. */
   static PubSubFault stream(StreamKind kind, int afterEvents) {

@@ -2,6 +2,8 @@ package io.sf2loki.testkit.pubsub;
 
 import com.salesforce.eventbus.protobuf.FetchRequest;
 import com.salesforce.eventbus.protobuf.FetchResponse;
+import com.salesforce.eventbus.protobuf.ManagedFetchRequest;
+import com.salesforce.eventbus.protobuf.ManagedFetchResponse;
 import com.salesforce.eventbus.protobuf.PubSubGrpc;
 import com.salesforce.eventbus.protobuf.SchemaInfo;
 import com.salesforce.eventbus.protobuf.SchemaRequest;
@@ -61,7 +63,15 @@ final class PubSubService extends PubSubGrpc.PubSubImplBase {
 
   @Override
   public StreamObserver<FetchRequest> subscribe(StreamObserver<FetchResponse> responses) {
-    return fake.subscription(TOKEN.get(), (ServerCallStreamObserver<FetchResponse>) responses);
+    return new SubscribeCall(
+        fake, TOKEN.get(), (ServerCallStreamObserver<FetchResponse>) responses);
+  }
+
+  @Override
+  public StreamObserver<ManagedFetchRequest> managedSubscribe(
+      StreamObserver<ManagedFetchResponse> responses) {
+    return new ManagedSubscribeCall(
+        fake, TOKEN.get(), (ServerCallStreamObserver<ManagedFetchResponse>) responses);
   }
 
   @Override

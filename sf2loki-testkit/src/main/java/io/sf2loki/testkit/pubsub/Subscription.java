@@ -1,32 +1,47 @@
 package io.sf2loki.testkit.pubsub;
 
+import com.google.protobuf.ByteString;
 import com.salesforce.eventbus.protobuf.ConsumerEvent;
-import com.salesforce.eventbus.protobuf.FetchRequest;
-import com.salesforce.eventbus.protobuf.FetchResponse;
 import com.salesforce.eventbus.protobuf.ProducerEvent;
-import com.salesforce.eventbus.protobuf.ReplayPreset;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 
 /**
- * One Subscribe call: credit accounting (Σ requested − delivered, capped at 100), delivery split
- * across responses at random, keepalives, the idle rule and the stream's scripted fault. {@link
- * #pump} runs on the fake's ticker and after every request; all state is guarded by this object.
+ * The delivery side of one Subscribe or ManagedSubscribe call: credit accounting (Σ requested −
+ * delivered, capped at 100), delivery split across responses at random, keepalives, the idle rule
+ * and the stream's scripted fault. The call's protocol ({@link SubscribeCall}, {@link
+ * ManagedSubscribeCall}) reads the requests and {@link #start}s it at a position; {@link #pump}
+ * runs on the fake's ticker and after every request. All state is guarded by this object.
+ *
+ * @param <R> the call's response message
  */
-final class Subscription implements StreamObserver<FetchRequest> {
+final class Subscription<R> {
 
   static final int MAX_CREDITS = 100;
+
+  /** How the call's responses are built. */
+  interface Responses<R> {
+    /** A response with {@code events} (none: a keepalive). */
+    R batch(List<ConsumerEvent> events, ByteString latest, int pending, String rpcId);
+
+    /** A response the call has to send besides events (a merged commit answer), if any is due. */
+    default Optional<R> due() {
+      return Optional.empty();
+    }
+  }
 
   private final FakePubSub fake;
   private final int number;
   private final String token;
-  private final ServerCallStreamObserver<FetchResponse> out;
+  private final ServerCallStreamObserver<R> out;
   private final Random random;
+  private final Responses<R> responses;
+  private final List<Runnable> onEnd = new ArrayList<>();
   private TopicLog topic;
   private long position;
   private int outstanding;
@@ -41,83 +56,61 @@ final class Subscription implements StreamObserver<FetchRequest> {
       FakePubSub fake,
       int number,
       String token,
-      ServerCallStreamObserver<FetchResponse> out,
-      Random random) {
+      ServerCallStreamObserver<R> out,
+      Random random,
+      Responses<R> responses) {
     this.fake = fake;
     this.number = number;
     this.token = token;
     this.out = out;
     this.random = random;
+    this.responses = responses;
     out.setOnCancelHandler(this::cancelled);
   }
 
-  @Override
-  public void onNext(FetchRequest request) {
-    boolean first;
+  /** The call's number (1 for the first call the fake served). */
+  int number() {
+    return number;
+  }
+
+  /** Runs {@code action} once when the call ends, however it ends. */
+  synchronized void onEnd(Runnable action) {
+    if (done) {
+      action.run();
+    } else {
+      onEnd.add(action);
+    }
+  }
+
+  synchronized boolean done() {
+    return done;
+  }
+
+  /** True once {@link #start} ran. */
+  synchronized boolean started() {
+    return topic != null;
+  }
+
+  /** Starts delivering {@code log} after {@code after}; takes the stream's scripted fault. */
+  synchronized void start(TopicLog log, long after) {
+    topic = log;
+    position = after;
+    fault = fake.takeStreamFault();
+    lastSendNanos = System.nanoTime();
+    lastRequestNanos = lastSendNanos; // the first request's credits follow right after
+  }
+
+  /** Adds {@code n} credits (a negative or zero count adds none), capped at 100. */
+  void grant(int n) {
     synchronized (this) {
       if (done) {
         return;
       }
-      first = topic == null;
-      fake.record(
-          new RecordedFetch(
-              number,
-              first,
-              request.getTopicName(),
-              request.getReplayPreset().name(),
-              request.getReplayId(),
-              request.getNumRequested(),
-              token));
-      Optional<StatusRuntimeException> refused = first ? open(request) : check(request);
-      if (refused.isPresent()) {
-        fail(refused.get());
-        return;
-      }
-      outstanding = Math.min(MAX_CREDITS, outstanding + Math.max(0, request.getNumRequested()));
+      outstanding = Math.min(MAX_CREDITS, outstanding + Math.max(0, n));
       fake.observeOutstanding(outstanding);
       lastRequestNanos = System.nanoTime();
     }
     pump();
-  }
-
-  private Optional<StatusRuntimeException> open(FetchRequest request) {
-    Optional<TopicLog> log = fake.topicLog(request.getTopicName());
-    if (log.isEmpty()) {
-      return Optional.of(PubSubErrors.topicNotFound(request.getTopicName()));
-    }
-    if (!log.get().canSubscribe()) {
-      return Optional.of(PubSubErrors.cannotSubscribe(request.getTopicName()));
-    }
-    if (request.getNumRequested() <= 0 && fake.rejectsNonPositiveRequests()) {
-      return Optional.of(PubSubErrors.requestedInvalid());
-    }
-    topic = log.get();
-    if (request.getReplayPreset() == ReplayPreset.CUSTOM) {
-      if (request.getReplayId().isEmpty()) {
-        return Optional.of(PubSubErrors.replayValidation());
-      }
-      Optional<Long> at = topic.positionOf(request.getReplayId());
-      if (at.isEmpty()) {
-        return Optional.of(PubSubErrors.replayCorrupted());
-      }
-      position = at.get();
-    } else {
-      position =
-          request.getReplayPreset() == ReplayPreset.EARLIEST ? topic.earliest() : topic.latest();
-    }
-    fault = fake.takeStreamFault();
-    lastSendNanos = System.nanoTime();
-    return Optional.empty();
-  }
-
-  private Optional<StatusRuntimeException> check(FetchRequest request) {
-    if (!request.getTopicName().isEmpty() && !request.getTopicName().equals(topic.name())) {
-      return Optional.of(PubSubErrors.topicMismatch());
-    }
-    if (request.getNumRequested() <= 0 && fake.rejectsNonPositiveRequests()) {
-      return Optional.of(PubSubErrors.requestedInvalid());
-    }
-    return Optional.empty();
   }
 
   /** Delivers what credits allow, sends a due keepalive, applies the idle rule and the fault. */
@@ -125,10 +118,14 @@ final class Subscription implements StreamObserver<FetchRequest> {
     if (done || topic == null || stalled) {
       return;
     }
+    long now = System.nanoTime();
+    Optional<R> due = responses.due();
+    if (due.isPresent()) {
+      send(due.get(), now);
+    }
     if (strikeIfDue()) {
       return;
     }
-    long now = System.nanoTime();
     while (outstanding > 0) {
       List<TopicLog.Stored> next = topic.after(position, outstanding);
       if (next.isEmpty()) {
@@ -138,23 +135,20 @@ final class Subscription implements StreamObserver<FetchRequest> {
       if (fault.isPresent()) {
         take = (int) Math.min(take, Math.max(1, fault.get().afterEvents() - delivered));
       }
-      FetchResponse.Builder response = FetchResponse.newBuilder().setRpcId(rpcId());
-      int events = 0;
+      List<ConsumerEvent> events = new ArrayList<>();
       for (TopicLog.Stored s : next.subList(0, take)) {
         position = s.id();
         if (!s.marker()) {
-          response.addEvents(consumerEvent(s));
-          events++;
+          events.add(consumerEvent(s));
         }
       }
-      if (events == 0) {
+      if (events.isEmpty()) {
         continue; // markers only: the position moved, the next keepalive carries it
       }
-      outstanding -= events;
-      delivered += events;
-      fake.countDelivered(events);
-      response.setLatestReplayId(TopicLog.replayId(position)).setPendingNumRequested(outstanding);
-      send(response.build(), now);
+      outstanding -= events.size();
+      delivered += events.size();
+      fake.countDelivered(events.size());
+      send(responses.batch(events, TopicLog.replayId(position), outstanding, rpcId()), now);
       if (strikeIfDue()) {
         return;
       }
@@ -165,22 +159,14 @@ final class Subscription implements StreamObserver<FetchRequest> {
         if (!ahead.isEmpty()) {
           position = ahead.get(ahead.size() - 1).id(); // an advanced position
         }
-        send(
-            FetchResponse.newBuilder()
-                .setRpcId(rpcId())
-                .setLatestReplayId(TopicLog.replayId(position))
-                .setPendingNumRequested(outstanding)
-                .build(),
-            now);
+        send(responses.batch(List.of(), TopicLog.replayId(position), outstanding, rpcId()), now);
       }
     }
     if (outstanding == 0 && now - lastRequestNanos >= fake.idleTimeout().toNanos()) {
-      done = true;
-      fake.ended(this);
       if (fake.idleEndsWithError()) {
-        out.onError(PubSubErrors.rstStream());
+        fail(PubSubErrors.rstStream());
       } else {
-        out.onCompleted();
+        complete();
       }
     }
   }
@@ -193,11 +179,7 @@ final class Subscription implements StreamObserver<FetchRequest> {
     fault = Optional.empty();
     switch (kind) {
       case STALL -> stalled = true;
-      case CLEAN_CLOSE -> {
-        done = true;
-        fake.ended(this);
-        out.onCompleted();
-      }
+      case CLEAN_CLOSE -> complete();
       case AUTH_ERROR -> {
         fake.revoke(token);
         fail(PubSubErrors.auth());
@@ -209,12 +191,17 @@ final class Subscription implements StreamObserver<FetchRequest> {
     return true;
   }
 
-  /** Ends the stream with {@code error} (a revoked token, a server shutdown). */
+  /** Ends the stream with {@code error} (a refused request, a revoked token, a fault). */
   synchronized void fail(StatusRuntimeException error) {
-    if (!done) {
-      done = true;
-      fake.ended(this);
+    if (end()) {
       out.onError(error);
+    }
+  }
+
+  /** Ends the stream cleanly (the client half-closed, the idle rule, a clean-close fault). */
+  synchronized void complete() {
+    if (end()) {
+      out.onCompleted();
     }
   }
 
@@ -222,7 +209,18 @@ final class Subscription implements StreamObserver<FetchRequest> {
     return token;
   }
 
-  private void send(FetchResponse response, long now) {
+  private boolean end() {
+    if (done) {
+      return false;
+    }
+    done = true;
+    onEnd.forEach(Runnable::run); // before it leaves the live streams a test may wait on
+    onEnd.clear();
+    fake.ended(this);
+    return true;
+  }
+
+  private void send(R response, long now) {
     out.onNext(response);
     lastSendNanos = now;
   }
@@ -231,7 +229,7 @@ final class Subscription implements StreamObserver<FetchRequest> {
     ProducerEvent.Builder event =
         ProducerEvent.newBuilder()
             .setSchemaId(s.schemaId())
-            .setPayload(com.google.protobuf.ByteString.copyFrom(s.payload()));
+            .setPayload(ByteString.copyFrom(s.payload()));
     if (s.eventId() != null) {
       event.setId(s.eventId());
     }
@@ -242,22 +240,8 @@ final class Subscription implements StreamObserver<FetchRequest> {
     return UUID.randomUUID().toString();
   }
 
-  private synchronized void cancelled() {
-    done = true;
-    fake.ended(this);
-  }
-
-  @Override
-  public void onError(Throwable t) {
-    cancelled();
-  }
-
-  @Override
-  public synchronized void onCompleted() {
-    if (!done) {
-      done = true;
-      fake.ended(this);
-      out.onCompleted();
-    }
+  /** The client cancelled the call, or its transport broke. */
+  synchronized void cancelled() {
+    end();
   }
 }

@@ -104,6 +104,14 @@ final class TopicLog {
     return i < log.size() && log.get(i).id() == id ? Optional.of(id) : Optional.empty();
   }
 
+  /**
+   * Whether {@code id} is a position a stream can still start after: between the oldest retained
+   * entry's predecessor and the tip (a managed subscription's committed id).
+   */
+  synchronized boolean holds(long id) {
+    return id >= earliest() && id <= latest();
+  }
+
   /** Up to {@code max} entries after {@code position}, markers included. */
   synchronized List<Stored> after(long position, int max) {
     purge();

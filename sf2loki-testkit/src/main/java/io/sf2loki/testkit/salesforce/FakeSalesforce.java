@@ -212,7 +212,7 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
     return List.copyOf(queries);
   }
 
-  /** Tokens minted so far. */
+  /** Tokens minted so far (successful token requests; {@link Stats#requests} counts them all). */
   public long tokensIssued() {
     return tokenCounter.get();
   }
@@ -310,8 +310,19 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
     private Clock clock = Clock.systemUTC();
     private int port;
     private long seed;
+    private Set<String> scopes = Set.of("api", "openid", "refresh_token");
 
     private Builder() {}
+
+    /**
+     * The connected app's OAuth scopes (default {@code api openid refresh_token}): listed in every
+     * token response's {@code scope}, and userinfo answers 403 {@code insufficient_scope} to tokens
+     * of an app without {@code openid}, as Salesforce's OpenID Connect endpoint does.
+     */
+    public Builder scopes(String... v) {
+      this.scopes = Set.of(v);
+      return this;
+    }
 
     /** The loopback port to listen on; 0 (the default) picks an ephemeral one. */
     public Builder port(int v) {
@@ -397,7 +408,8 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
               queryBatchSize,
               clock,
               port,
-              seed));
+              seed,
+              scopes));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.sf2loki.testkit.salesforce;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a {@link FakeSalesforce.Builder} collected, fixed when the fake starts (the builder is not
@@ -19,4 +20,11 @@ record OrgSettings(
     int queryBatchSize,
     Clock clock,
     int port,
-    long seed) {}
+    long seed,
+    Set<String> scopes) {
+
+  /** The connected app's OAuth scopes as a token response lists them. */
+  String scopeList() {
+    return String.join(" ", new java.util.TreeSet<>(scopes));
+  }
+}

@@ -26,7 +26,7 @@ final class QueryEndpoint {
       Pattern.compile(
           "SELECT Id,EventType,Interval,LogDate,CreatedDate,LogFileLength,Sequence FROM EventLogFile"
               + " WHERE EventType='([A-Za-z0-9_]+)' AND Interval='(Hourly|Daily)' AND CreatedDate"
-              + " >= (\\S+) ORDER BY CreatedDate, Id LIMIT (\\d+)");
+              + " >= (\\S+)(?: AND CreatedDate < (\\S+))? ORDER BY CreatedDate, Id LIMIT (\\d+)");
   static final Pattern ELF_DISCOVERY =
       Pattern.compile(
           "SELECT EventType FROM EventLogFile WHERE Interval='(Hourly|Daily)' GROUP BY EventType");
@@ -120,16 +120,13 @@ final class QueryEndpoint {
   private Optional<List<Map<String, Object>>> evaluate(String soql) {
     Matcher m = ELF_LISTING.matcher(soql);
     if (m.matches()) {
-      if (!LITERAL.matcher(m.group(3)).matches()) {
+      Optional<Instant> since = literal(m.group(3));
+      Optional<Instant> until = m.group(4) == null ? Optional.of(Instant.MAX) : literal(m.group(4));
+      if (since.isEmpty() || until.isEmpty()) {
         return Optional.empty();
       }
-      Instant since;
-      try {
-        since = Instant.parse(m.group(3));
-      } catch (DateTimeParseException e) {
-        return Optional.empty();
-      }
-      return Optional.of(listing(m.group(1), m.group(2), since, Integer.parseInt(m.group(4))));
+      return Optional.of(
+          listing(m.group(1), m.group(2), since.get(), until.get(), Integer.parseInt(m.group(5))));
     }
     m = ELF_DISCOVERY.matcher(soql);
     if (m.matches()) {
@@ -138,8 +135,19 @@ final class QueryEndpoint {
     return Optional.empty();
   }
 
+  private static Optional<Instant> literal(String value) {
+    if (!LITERAL.matcher(value).matches()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Instant.parse(value));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
   private List<Map<String, Object>> listing(
-      String type, String interval, Instant since, int limit) {
+      String type, String interval, Instant since, Instant until, int limit) {
     List<Map<String, Object>> out = new ArrayList<>();
     for (LogFileSpec f : fake.visibleFiles()) {
       if (out.size() >= limit) {
@@ -147,7 +155,8 @@ final class QueryEndpoint {
       }
       if (f.eventType().equals(type)
           && f.interval().equals(interval)
-          && !f.createdDate().isBefore(since)) {
+          && !f.createdDate().isBefore(since)
+          && f.createdDate().isBefore(until)) {
         out.add(record(f));
       }
     }

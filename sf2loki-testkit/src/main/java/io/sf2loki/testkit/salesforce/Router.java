@@ -128,6 +128,12 @@ final class Router implements HttpHandler {
 
   private void dispatchData(HttpExchange ex, String path, Optional<Fault> cut) throws IOException {
     if (path.equals("/services/oauth2/userinfo")) {
+      if (!fake.settings().scopes().contains("openid")) {
+        ex.getResponseHeaders()
+            .set("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"openid\"");
+        http.oauthError(ex, 403, "insufficient_scope", "the openid scope is required");
+        return;
+      }
       http.json(
           ex,
           200,

@@ -65,7 +65,7 @@ final class TokenEndpoint {
     body.put("token_type", "Bearer");
     body.put("issued_at", Long.toString(fake.serverNow().toEpochMilli()));
     body.put("signature", "c2lnbmF0dXJl");
-    body.put("scope", "api openid refresh_token");
+    body.put("scope", fake.settings().scopeList());
     http.json(ex, 200, Json.write(body));
   }
 

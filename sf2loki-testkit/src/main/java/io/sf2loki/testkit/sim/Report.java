@@ -16,8 +16,9 @@ import java.util.TreeMap;
 
 /**
  * {@code report --loki-url URL [--salesforce-url URL] [--samples N]}: prints what a running fake
- * Loki holds (streams, entries, entries per stream, sample lines) and, given the fake Salesforce,
- * how many rows it generated. Needs only the JDK, so {@code just demo} works without curl or jq.
+ * Loki holds (streams, entries per stream and per source, sample lines) and, given the fake
+ * Salesforce, how many rows it generated. Needs only the JDK, so {@code just demo} works without
+ * curl or jq.
  */
 final class Report {
 
@@ -75,6 +76,7 @@ final class Report {
       perStream.merge(e.path("labels").toString(), 1, Integer::sum);
     }
     perStream.forEach((labels, n) -> out.printf("  %6d  %s%n", n, labels));
+    printBySource(entries, out);
     if (options.containsKey("--salesforce-url")) {
       JsonNode sf = JSON.readTree(get(options.get("--salesforce-url") + "/testkit/stats"));
       long rows = 0;
@@ -86,6 +88,29 @@ final class Report {
       out.printf("fake Salesforce: generated %d EventLogFile(s), %d rows so far%n", files, rows);
     }
     printSamples(entries, samples, out);
+  }
+
+  /**
+   * One line per {@code source} label: its entries, and per {@code event_type} (a Pub/Sub topic's
+   * last segment, an EventLogFile type, an event object), e.g. {@code pubsub: 42 entries
+   * (AccountChangeEvent 9, LoginEventStream 23, Order_Shipped__e 10)}.
+   */
+  private static void printBySource(List<JsonNode> entries, PrintStream out) {
+    Map<String, Map<String, Integer>> bySource = new TreeMap<>();
+    for (JsonNode e : entries) {
+      bySource
+          .computeIfAbsent(e.path("labels").path("source").asText("?"), k -> new TreeMap<>())
+          .merge(e.path("labels").path("event_type").asText("?"), 1, Integer::sum);
+    }
+    out.println("by source:");
+    bySource.forEach(
+        (source, types) -> {
+          StringBuilder detail = new StringBuilder();
+          types.forEach(
+              (type, n) -> detail.append(detail.length() == 0 ? "" : ", ").append(type + " " + n));
+          int total = types.values().stream().mapToInt(Integer::intValue).sum();
+          out.printf("  %-18s %6d entries (%s)%n", source + ":", total, detail);
+        });
   }
 
   /** The newest line of each stream in turn, so every stream shows up. */

@@ -2,6 +2,7 @@ package io.sf2loki.testkit.sim;
 
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.LokiLimits;
+import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,33 +10,47 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A fake Salesforce org generating EventLogFile activity and a fake Loki, on loopback ports, for
- * {@code just demo} and manual experiments:
+ * A fake Salesforce org generating EventLogFile activity, a fake Pub/Sub API publishing a trickle
+ * of real-time events (logins, a platform event, Account changes) and a fake Loki, on loopback
+ * ports, for {@code just demo} and manual experiments:
  *
  * <pre>
- * java -jar sf2loki-testkit.jar simulate --salesforce-port 18080 --loki-port 13100 --seed 1
+ * java -jar sf2loki-testkit.jar simulate --salesforce-port 18080 --loki-port 13100 \
+ *     --pubsub-port 17443 --seed 1
  * java -jar sf2loki-testkit.jar report --loki-url http://127.0.0.1:13100
  * </pre>
  *
- * <p>{@link #start} is usable from tests too; {@link #close()} stops both servers.
+ * <p>The fake Pub/Sub accepts the fake Salesforce's access tokens and its org id, so a daemon
+ * authenticates to both with the same connected app. {@link #start} is usable from tests too;
+ * {@link #close()} stops every server.
  */
 public final class Simulator implements AutoCloseable {
 
   private final SimulatorOptions options;
   private final FakeSalesforce salesforce;
   private final FakeLoki loki;
+  private final FakePubSub pubsub;
+  private final PubSubTrickle trickle;
 
-  private Simulator(SimulatorOptions options, FakeSalesforce salesforce, FakeLoki loki) {
+  private Simulator(
+      SimulatorOptions options,
+      FakeSalesforce salesforce,
+      FakeLoki loki,
+      FakePubSub pubsub,
+      PubSubTrickle trickle) {
     this.options = options;
     this.salesforce = salesforce;
     this.loki = loki;
+    this.pubsub = pubsub;
+    this.trickle = trickle;
   }
 
   /**
-   * Starts both fakes and the activity generator.
+   * Starts the fakes and the activity generators.
    *
    * @throws UncheckedIOException when a port cannot be bound
    */
@@ -61,8 +76,26 @@ public final class Simulator implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot start the fake Salesforce on port " + options.salesforcePort(), e.getCause());
     }
+    FakePubSub pubsub;
+    try {
+      pubsub =
+          FakePubSub.builder()
+              .port(options.pubsubPort())
+              .seed(options.seed())
+              .tokens(salesforce::isValidToken)
+              .standardTopics()
+              .start();
+    } catch (IOException e) {
+      salesforce.close();
+      loki.close();
+      throw new UncheckedIOException(
+          "cannot start the fake Pub/Sub on port " + options.pubsubPort() + ": " + e.getMessage(),
+          e);
+    }
     salesforce.startActivity(options.period(), options.eventTypes(), options.rows());
-    return new Simulator(options, salesforce, loki);
+    PubSubTrickle trickle =
+        PubSubTrickle.start(pubsub, options.seed(), options.pubsubPeriod(), Clock.systemUTC());
+    return new Simulator(options, salesforce, loki, pubsub, trickle);
   }
 
   /** The fake Salesforce org. */
@@ -75,6 +108,16 @@ public final class Simulator implements AutoCloseable {
     return loki;
   }
 
+  /** The fake Pub/Sub API. */
+  public FakePubSub pubsub() {
+    return pubsub;
+  }
+
+  /** Pub/Sub events published so far, by topic. */
+  public Map<String, Long> published() {
+    return trickle.published();
+  }
+
   /** What a daemon needs to point at the simulator, as configuration lines. */
   public List<String> describe() {
     return List.of(
@@ -83,6 +126,8 @@ public final class Simulator implements AutoCloseable {
         "  salesforce.auth_mode     = client_credentials",
         "  salesforce.client_id     = \"" + options.clientId() + "\"",
         "  salesforce.client_secret = \"" + options.clientSecret() + "\"",
+        "  sources.pubsub.endpoint  = \"" + pubsub.target() + "\"",
+        "  sources.pubsub.plaintext = true",
         "  sink.loki.url            = \"" + loki.baseUri() + "\"",
         "activity: one Hourly EventLogFile per type "
             + options.eventTypes()
@@ -91,6 +136,13 @@ public final class Simulator implements AutoCloseable {
             + " ms, "
             + options.rows()
             + " rows each",
+        "pubsub: one event every "
+            + options.pubsubPeriod().toMillis()
+            + " ms on "
+            + String.join(", ", FakePubSub.LOGIN, FakePubSub.ORDER, FakePubSub.ACCOUNT_CHANGE)
+            + " (plaintext gRPC on port "
+            + pubsub.uri().getPort()
+            + ")",
         "inspect: GET "
             + loki.baseUri()
             + "/testkit/stats, /testkit/entries; GET "
@@ -101,6 +153,8 @@ public final class Simulator implements AutoCloseable {
 
   @Override
   public void close() {
+    trickle.close();
+    pubsub.close();
     salesforce.close();
     loki.close();
   }

@@ -10,30 +10,37 @@ import java.util.List;
  *
  * @param salesforcePort loopback port of the fake Salesforce; 0 picks an ephemeral one
  * @param lokiPort loopback port of the fake Loki; 0 picks an ephemeral one
+ * @param pubsubPort loopback port of the fake Pub/Sub API (plaintext gRPC); 0 picks an ephemeral
+ *     one
  * @param seed varies the generated rows; the same seed regenerates the same rows
  * @param period a new file per event type every this long
  * @param rows rows per generated file
  * @param eventTypes the EventLogFile event types to generate
+ * @param pubsubPeriod one Pub/Sub event (a login, an order shipped or an Account change) every this
+ *     long
  * @param clientId the connected app's client id the daemon must present
  * @param clientSecret the client secret the daemon must present
  */
 public record SimulatorOptions(
     int salesforcePort,
     int lokiPort,
+    int pubsubPort,
     long seed,
     Duration period,
     long rows,
     List<String> eventTypes,
+    Duration pubsubPeriod,
     String clientId,
     String clientSecret) {
 
   /** The usage text. */
   public static final String USAGE =
       """
-      usage: simulate [--salesforce-port P] [--loki-port Q] [--seed N] [--period 5s]
-                      [--rows 20] [--event-types Login,API,ReportExport,URI]
-                      [--client-id ID] [--client-secret SECRET]
-        ports default to 18080 (Salesforce) and 13100 (Loki); 0 picks a free port.""";
+      usage: simulate [--salesforce-port P] [--loki-port Q] [--pubsub-port R] [--seed N]
+                      [--period 5s] [--rows 20] [--event-types Login,API,ReportExport,URI]
+                      [--pubsub-period 500ms] [--client-id ID] [--client-secret SECRET]
+        ports default to 18080 (Salesforce), 13100 (Loki) and 17443 (Pub/Sub, plaintext gRPC);
+        0 picks a free port.""";
 
   public SimulatorOptions {
     eventTypes = List.copyOf(eventTypes);
@@ -42,6 +49,9 @@ public record SimulatorOptions(
     }
     if (period.isNegative() || period.isZero()) {
       throw new IllegalArgumentException("--period must be positive");
+    }
+    if (pubsubPeriod.isNegative() || pubsubPeriod.isZero()) {
+      throw new IllegalArgumentException("--pubsub-period must be positive");
     }
     if (rows < 1) {
       throw new IllegalArgumentException("--rows must be at least 1");
@@ -53,10 +63,12 @@ public record SimulatorOptions(
     return new SimulatorOptions(
         18080,
         13100,
+        17443,
         1,
         Duration.ofSeconds(5),
         20,
         List.of("Login", "API", "ReportExport", "URI"),
+        Duration.ofMillis(500),
         "sf2loki-demo",
         "demo-secret");
   }
@@ -70,10 +82,12 @@ public record SimulatorOptions(
     SimulatorOptions o = defaults();
     int sfPort = o.salesforcePort();
     int lokiPort = o.lokiPort();
+    int pubsubPort = o.pubsubPort();
     long seed = o.seed();
     Duration period = o.period();
     long rows = o.rows();
     List<String> types = new ArrayList<>(o.eventTypes());
+    Duration pubsubPeriod = o.pubsubPeriod();
     String clientId = o.clientId();
     String clientSecret = o.clientSecret();
     for (int i = 0; i < args.size(); i += 2) {
@@ -85,17 +99,28 @@ public record SimulatorOptions(
       switch (name) {
         case "--salesforce-port" -> sfPort = port(name, value);
         case "--loki-port" -> lokiPort = port(name, value);
+        case "--pubsub-port" -> pubsubPort = port(name, value);
         case "--seed" -> seed = number(name, value);
         case "--period" -> period = duration(name, value);
         case "--rows" -> rows = number(name, value);
         case "--event-types" -> types = Arrays.asList(value.split("\\s*,\\s*"));
+        case "--pubsub-period" -> pubsubPeriod = duration(name, value);
         case "--client-id" -> clientId = value;
         case "--client-secret" -> clientSecret = value;
         default -> throw new IllegalArgumentException("unknown option " + name);
       }
     }
     return new SimulatorOptions(
-        sfPort, lokiPort, seed, period, rows, types, clientId, clientSecret);
+        sfPort,
+        lokiPort,
+        pubsubPort,
+        seed,
+        period,
+        rows,
+        types,
+        pubsubPeriod,
+        clientId,
+        clientSecret);
   }
 
   private static int port(String name, String value) {

@@ -11,6 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sf2loki.testkit.ScaledTimeout;
 import java.time.Clock;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** The builder's options reach the running fake; the static conveniences are the builder's. */
@@ -37,6 +39,25 @@ class FakeLokiBuilderTest {
 
       assertThat(loki.pushes()).singleElement().satisfies(p -> assertThat(p.streams()).isEmpty());
       assertThat(loki.lines()).containsExactly("line");
+    }
+  }
+
+  @Test
+  void onStoredSeesEachPushStoredWholeBeforeItIsAnsweredAndNoRejectedOne() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    try (FakeLoki loki =
+        FakeLoki.builder()
+            .clock(FIXED)
+            .onStored(streams -> streams.forEach(s -> s.entries().forEach(e -> seen.add(e.line()))))
+            .start()) {
+      assertThat(postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "stored")).statusCode())
+          .isEqualTo(204);
+      assertThat(seen).containsExactly("stored"); // the answer came after the call
+      assertThat(
+              postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS - hours(24 * 8), "too old"))
+                  .statusCode())
+          .isEqualTo(400);
+      assertThat(seen).containsExactly("stored");
     }
   }
 

@@ -10,15 +10,12 @@ import com.salesforce.eventbus.protobuf.SchemaRequest;
 import com.salesforce.eventbus.protobuf.TopicRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -138,27 +135,10 @@ class FakePubSubTest {
 
   @Test
   void anEventPastRetentionCanNoLongerBeResumedFrom() throws Exception {
-    AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-    Clock clock =
-        new Clock() {
-          @Override
-          public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(java.time.ZoneId zone) {
-            return this;
-          }
-
-          @Override
-          public Instant instant() {
-            return now.get();
-          }
-        };
+    SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
     start(FakePubSub.builder().clock(clock).retention(Duration.ofHours(72)));
     ByteString old = fake.publish(LOGIN, Map.of("Username", "old"));
-    now.set(now.get().plus(Duration.ofHours(73)));
+    clock.advance(Duration.ofHours(73));
     StatusRuntimeException e = client.subscribe(LOGIN, ReplayPreset.CUSTOM, old, 5).error();
     assertThat(RawClient.errorCode(e)).endsWith("replayid.corrupted");
     assertThat(fake.stored(LOGIN)).isZero();

@@ -1,8 +1,11 @@
 package io.sf2loki.testkit.pubsub;
 
 import com.google.protobuf.ByteString;
+import com.salesforce.eventbus.protobuf.CommitReplayRequest;
 import com.salesforce.eventbus.protobuf.FetchRequest;
 import com.salesforce.eventbus.protobuf.FetchResponse;
+import com.salesforce.eventbus.protobuf.ManagedFetchRequest;
+import com.salesforce.eventbus.protobuf.ManagedFetchResponse;
 import com.salesforce.eventbus.protobuf.PubSubGrpc;
 import com.salesforce.eventbus.protobuf.ReplayPreset;
 import io.grpc.ManagedChannel;
@@ -40,13 +43,17 @@ final class RawClient implements AutoCloseable {
     m.put(Metadata.Key.of(key, Metadata.ASCII_STRING_MARSHALLER), value);
   }
 
-  /** An open Subscribe call: what arrived, and the request side. */
-  static final class Stream implements StreamObserver<FetchResponse> {
+  /** What arrived on an open call, in order: responses, an error or "completed". */
+  static class Arrivals<R> implements StreamObserver<R> {
     final BlockingQueue<Object> arrived = new LinkedBlockingQueue<>();
-    StreamObserver<FetchRequest> requests;
+    private final Class<R> type;
+
+    Arrivals(Class<R> type) {
+      this.type = type;
+    }
 
     @Override
-    public void onNext(FetchResponse value) {
+    public void onNext(R value) {
       arrived.add(value);
     }
 
@@ -69,10 +76,10 @@ final class RawClient implements AutoCloseable {
       return o;
     }
 
-    FetchResponse response() throws InterruptedException {
+    R response() throws InterruptedException {
       Object o = next();
-      if (o instanceof FetchResponse r) {
-        return r;
+      if (type.isInstance(o)) {
+        return type.cast(o);
       }
       throw new AssertionError("expected a response, got " + o);
     }
@@ -84,10 +91,59 @@ final class RawClient implements AutoCloseable {
       }
       throw new AssertionError("expected an error, got " + o);
     }
+  }
+
+  /** An open Subscribe call: what arrived, and the request side. */
+  static final class Stream extends Arrivals<FetchResponse> {
+    StreamObserver<FetchRequest> requests;
+
+    Stream() {
+      super(FetchResponse.class);
+    }
 
     void request(int n) {
       requests.onNext(FetchRequest.newBuilder().setNumRequested(n).build());
     }
+  }
+
+  /** An open ManagedSubscribe call: what arrived, and the request side. */
+  static final class Managed extends Arrivals<ManagedFetchResponse> {
+    StreamObserver<ManagedFetchRequest> requests;
+
+    Managed() {
+      super(ManagedFetchResponse.class);
+    }
+
+    void request(int n) {
+      requests.onNext(ManagedFetchRequest.newBuilder().setNumRequested(n).build());
+    }
+
+    void commit(String requestId, ByteString replayId) {
+      requests.onNext(
+          ManagedFetchRequest.newBuilder()
+              .setCommitReplayIdRequest(
+                  CommitReplayRequest.newBuilder()
+                      .setCommitRequestId(requestId)
+                      .setReplayId(replayId))
+              .build());
+    }
+  }
+
+  /** Opens ManagedSubscribe on {@code first} (naming the subscription, asking credits). */
+  Managed managedSubscribe(ManagedFetchRequest first) {
+    Managed s = new Managed();
+    s.requests = async.managedSubscribe(s);
+    s.requests.onNext(first);
+    return s;
+  }
+
+  /** Opens ManagedSubscribe by developer name with {@code n} credits. */
+  Managed managedSubscribe(String developerName, int n) {
+    return managedSubscribe(
+        ManagedFetchRequest.newBuilder()
+            .setDeveloperName(developerName)
+            .setNumRequested(n)
+            .build());
   }
 
   Stream subscribe(String topic, ReplayPreset preset, ByteString replayId, int n) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.testkit.TestTiming;
+import io.sf2loki.testkit.pubsub.FakePubSub;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -23,7 +24,8 @@ class SimulatorTest {
 
   private static SimulatorOptions ephemeral(String... extra) {
     List<String> args =
-        new java.util.ArrayList<>(List.of("--salesforce-port", "0", "--loki-port", "0"));
+        new java.util.ArrayList<>(
+            List.of("--salesforce-port", "0", "--loki-port", "0", "--pubsub-port", "0"));
     args.addAll(List.of(extra));
     return SimulatorOptions.parse(args);
   }
@@ -33,11 +35,24 @@ class SimulatorTest {
     SimulatorOptions defaults = SimulatorOptions.parse(List.of());
     assertThat(defaults.salesforcePort()).isEqualTo(18080);
     assertThat(defaults.lokiPort()).isEqualTo(13100);
+    assertThat(defaults.pubsubPort()).isEqualTo(17443);
     SimulatorOptions custom =
-        SimulatorOptions.parse(List.of("--seed", "7", "--period", "500ms", "--event-types", "A,B"));
+        SimulatorOptions.parse(
+            List.of(
+                "--seed",
+                "7",
+                "--period",
+                "500ms",
+                "--event-types",
+                "A,B",
+                "--pubsub-period",
+                "2s"));
     assertThat(custom.seed()).isEqualTo(7);
     assertThat(custom.period()).isEqualTo(Duration.ofMillis(500));
     assertThat(custom.eventTypes()).containsExactly("A", "B");
+    assertThat(custom.pubsubPeriod()).isEqualTo(Duration.ofSeconds(2));
+    assertThatThrownBy(() -> SimulatorOptions.parse(List.of("--pubsub-period", "0s")))
+        .hasMessageContaining("--pubsub-period must be positive");
     assertThatThrownBy(() -> SimulatorOptions.parse(List.of("--salesforce-port", "70000")))
         .hasMessageContaining("--salesforce-port must be 0..65535");
     assertThatThrownBy(() -> SimulatorOptions.parse(List.of("--bogus", "1")))
@@ -51,6 +66,9 @@ class SimulatorTest {
       assertThat(described)
           .contains("salesforce.login_url     = \"" + sim.salesforce().baseUrl() + "\"")
           .contains("sink.loki.url            = \"" + sim.loki().baseUri() + "\"")
+          .contains("sources.pubsub.endpoint  = \"" + sim.pubsub().target() + "\"")
+          .contains("sources.pubsub.plaintext = true")
+          .contains("plaintext gRPC on port " + sim.pubsub().uri().getPort())
           .contains("client_id     = \"sf2loki-demo\"")
           .contains("client_secret = \"demo-secret\"");
       HttpResponse<String> token =
@@ -65,6 +83,18 @@ class SimulatorTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(token.statusCode()).isEqualTo(200);
       assertThat(token.body()).contains("access_token");
+    }
+  }
+
+  @Test
+  void pubsubTrickleKeepsPublishingLoginsOrdersAndAccountChanges() {
+    try (Simulator sim = Simulator.start(ephemeral("--pubsub-period", "10ms"))) {
+      List<String> topics = List.of(FakePubSub.LOGIN, FakePubSub.ORDER, FakePubSub.ACCOUNT_CHANGE);
+      await()
+          .atMost(TestTiming.seconds(10))
+          .until(() -> topics.stream().allMatch(t -> sim.pubsub().stored(t) >= 3));
+      assertThat(sim.published().keySet()).containsExactlyInAnyOrderElementsOf(topics);
+      assertThat(sim.pubsub().stored(FakePubSub.REPORT)).isZero();
     }
   }
 
@@ -116,7 +146,8 @@ class SimulatorTest {
           .until(() -> sim.salesforce().logFile("0ATD00000000004AAA").isPresent());
       long nanos = Instant.now().toEpochMilli() * 1_000_000L;
       String push =
-          "{\"streams\":[{\"stream\":{\"job\":\"sf2loki\",\"event_type\":\"Login\"},"
+          "{\"streams\":[{\"stream\":{\"job\":\"sf2loki\",\"source\":\"eventlogfile\","
+              + "\"event_type\":\"Login\"},"
               + "\"values\":[[\""
               + nanos
               + "\",\"{\\\"USER\\\":\\\"a\\\"}\"]]}]}";
@@ -142,6 +173,7 @@ class SimulatorTest {
       assertThat(out.toString(StandardCharsets.UTF_8))
           .contains("fake Loki: 1 stream(s), 1 entries")
           .contains("Login  {\"USER\":\"a\"}")
+          .containsPattern("by source:\n  eventlogfile: +1 entries \\(Login 1\\)")
           .contains("fake Salesforce: generated 4 EventLogFile(s), 80 rows so far");
     }
   }

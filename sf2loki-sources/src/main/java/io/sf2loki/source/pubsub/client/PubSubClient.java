@@ -66,7 +66,12 @@ public final class PubSubClient implements AutoCloseable {
 
   /** Opens a Subscribe stream on {@code topic}. */
   public TopicStream subscribe(String topic, ReplayStart start, int credits) {
-    return TopicStream.open(async, topic, start, credits);
+    return TopicStream.subscribe(async, topic, start, credits);
+  }
+
+  /** Opens a ManagedSubscribe stream on the managed subscription {@code developerName}. */
+  public TopicStream managedSubscribe(String developerName, int credits) {
+    return TopicStream.managed(async, developerName, credits);
   }
 
   /** GetTopic. */

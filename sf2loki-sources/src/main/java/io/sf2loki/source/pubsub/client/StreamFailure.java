@@ -27,6 +27,13 @@ public sealed interface StreamFailure {
   record Transient(String code, String description) implements StreamFailure {}
 
   /**
+   * The managed subscription is being streamed by another client (a managed subscription belongs to
+   * one client at a time): resubscribe with backoff, since the other stream may be a dying one (a
+   * previous leader of an HA pair).
+   */
+  record InUse(String code, String description) implements StreamFailure {}
+
+  /**
    * Needs an operator (a missing topic or permission, a client bug): retried slowly, since a fixed
    * org takes effect without a restart.
    */
@@ -62,6 +69,9 @@ public sealed interface StreamFailure {
     }
     if (c.contains("replayid.corrupted")) {
       return new CorruptReplay(name, description);
+    }
+    if (c.contains("managed.subscription.already.active")) {
+      return new InUse(name, description);
     }
     if (c.contains("service.unavailable")
         || c.contains("api.unavailable")

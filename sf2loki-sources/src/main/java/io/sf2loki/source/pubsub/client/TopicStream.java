@@ -1,7 +1,11 @@
 package io.sf2loki.source.pubsub.client;
 
+import com.google.protobuf.ByteString;
+import com.salesforce.eventbus.protobuf.CommitReplayRequest;
 import com.salesforce.eventbus.protobuf.FetchRequest;
 import com.salesforce.eventbus.protobuf.FetchResponse;
+import com.salesforce.eventbus.protobuf.ManagedFetchRequest;
+import com.salesforce.eventbus.protobuf.ManagedFetchResponse;
 import com.salesforce.eventbus.protobuf.PubSubGrpc;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
@@ -12,11 +16,14 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
- * One Subscribe call of one topic. Responses are queued by the gRPC thread and taken by the topic's
- * own thread, which decodes and hands them downstream and only then tops the credits up: credits
- * are the backpressure, so a blocked pipeline stops the server.
+ * One Subscribe or ManagedSubscribe call of one topic. Responses are queued by the gRPC thread and
+ * taken by the topic's own thread, which decodes and hands them downstream and only then tops the
+ * credits up: credits are the backpressure, so a blocked pipeline stops the server. Both RPCs share
+ * this; they differ only in their messages and in the commits a managed stream sends.
  *
  * <p>Credit accounting is the client's own: outstanding = Σ requested − Σ events taken. It is never
  * below the server's count, so a top-up of {@code n − outstanding} never lets more than {@code n}
@@ -27,8 +34,8 @@ public final class TopicStream implements AutoCloseable {
   /** What the stream produced next. */
   public sealed interface Message {}
 
-  /** A response: events, or none (a keepalive). */
-  public record Response(FetchResponse response) implements Message {}
+  /** A response: events, or none (a keepalive, a commit answer). */
+  public record Response(Batch batch) implements Message {}
 
   /**
    * The call ended.
@@ -38,14 +45,14 @@ public final class TopicStream implements AutoCloseable {
   public record Ended(Optional<StreamFailure> failure) implements Message {}
 
   private final BlockingQueue<Message> queue = new LinkedBlockingQueue<>();
-  private final String topic;
   private final int credits;
-  private volatile ClientCallStreamObserver<FetchRequest> requests;
+  private Call<?, ?> call; // set once, by the factory method, before the stream is handed out
   private int outstanding;
+  private long commits;
 
-  private TopicStream(String topic, int credits) {
-    this.topic = topic;
+  private TopicStream(int credits) {
     this.credits = credits;
+    this.outstanding = credits; // what the first request asks for
   }
 
   /**
@@ -53,10 +60,17 @@ public final class TopicStream implements AutoCloseable {
    *
    * @param credits {@code num_requested} of the first request and the top-up target, 1 to 100
    */
-  static TopicStream open(
+  static TopicStream subscribe(
       PubSubGrpc.PubSubStub stub, String topic, ReplayStart start, int credits) {
-    TopicStream stream = new TopicStream(topic, credits);
-    stub.subscribe(stream.new Observer());
+    TopicStream stream = new TopicStream(credits);
+    Call<FetchRequest, FetchResponse> call =
+        new Call<>(
+            stream.queue,
+            Batch::of,
+            n -> FetchRequest.newBuilder().setTopicName(topic).setNumRequested(n).build(),
+            null);
+    stream.call = call;
+    stub.subscribe(call);
     FetchRequest.Builder first =
         FetchRequest.newBuilder()
             .setTopicName(topic)
@@ -65,8 +79,29 @@ public final class TopicStream implements AutoCloseable {
     if (start.custom()) {
       first.setReplayId(start.replayId());
     }
-    stream.outstanding = credits;
-    stream.send(first.build());
+    call.send(first.build());
+    return stream;
+  }
+
+  /**
+   * Opens a ManagedSubscribe call on the managed subscription {@code developerName} and sends its
+   * first request: the server starts after the position committed on it.
+   */
+  static TopicStream managed(PubSubGrpc.PubSubStub stub, String developerName, int credits) {
+    TopicStream stream = new TopicStream(credits);
+    Call<ManagedFetchRequest, ManagedFetchResponse> call =
+        new Call<>(
+            stream.queue,
+            Batch::of,
+            n -> ManagedFetchRequest.newBuilder().setNumRequested(n).build(),
+            commit -> ManagedFetchRequest.newBuilder().setCommitReplayIdRequest(commit).build());
+    stream.call = call;
+    stub.managedSubscribe(call);
+    call.send(
+        ManagedFetchRequest.newBuilder()
+            .setDeveloperName(developerName)
+            .setNumRequested(credits)
+            .build());
     return stream;
   }
 
@@ -77,7 +112,7 @@ public final class TopicStream implements AutoCloseable {
   public Optional<Message> next(Duration silence) throws InterruptedException {
     Message m = queue.poll(silence.toMillis(), TimeUnit.MILLISECONDS);
     if (m instanceof Response r) {
-      outstanding -= r.response().getEventsCount();
+      outstanding -= r.batch().events().size();
     }
     return Optional.ofNullable(m);
   }
@@ -90,8 +125,21 @@ public final class TopicStream implements AutoCloseable {
     if (outstanding <= credits / 2) {
       int more = credits - outstanding;
       outstanding = credits;
-      send(FetchRequest.newBuilder().setTopicName(topic).setNumRequested(more).build());
+      call.topUp(more);
     }
+  }
+
+  /**
+   * Commits {@code replayId} on the server (ManagedSubscribe only); the answer arrives later as a
+   * {@link Batch#commit()}, possibly merged with other commits' answers.
+   *
+   * @return the commit's request id
+   */
+  public String commit(ByteString replayId) {
+    String id = "commit-" + ++commits;
+    call.commit(
+        CommitReplayRequest.newBuilder().setCommitRequestId(id).setReplayId(replayId).build());
+    return id;
   }
 
   /** Credits outstanding by the client's count. */
@@ -99,33 +147,69 @@ public final class TopicStream implements AutoCloseable {
     return outstanding;
   }
 
-  private void send(FetchRequest request) {
-    try {
-      requests.onNext(request);
-    } catch (RuntimeException e) { // the call already ended: its end is queued
-      queue.add(new Ended(Optional.empty()));
-    }
-  }
-
   /** Cancels the call (stop, watchdog, or a failure found while decoding). */
   @Override
   public void close() {
-    ClientCallStreamObserver<FetchRequest> r = requests;
-    if (r != null) {
-      r.cancel("closed by the client", null);
-    }
+    call.cancel();
   }
 
-  private final class Observer implements ClientResponseObserver<FetchRequest, FetchResponse> {
+  /** One RPC's side of the stream: its request and response messages. */
+  private static final class Call<Q, R> implements ClientResponseObserver<Q, R> {
+
+    private final BlockingQueue<Message> queue;
+    private final Function<R, Batch> batches;
+    private final IntFunction<Q> topUps;
+    private final Function<CommitReplayRequest, Q> commits;
+    private volatile ClientCallStreamObserver<Q> requests;
+
+    /**
+     * @param commits the commit request; null when the RPC has none (Subscribe)
+     */
+    Call(
+        BlockingQueue<Message> queue,
+        Function<R, Batch> batches,
+        IntFunction<Q> topUps,
+        Function<CommitReplayRequest, Q> commits) {
+      this.queue = queue;
+      this.batches = batches;
+      this.topUps = topUps;
+      this.commits = commits;
+    }
+
+    void topUp(int more) {
+      send(topUps.apply(more));
+    }
+
+    void commit(CommitReplayRequest request) {
+      if (commits == null) {
+        throw new UnsupportedOperationException("only a managed subscription commits");
+      }
+      send(commits.apply(request));
+    }
+
+    void send(Q request) {
+      try {
+        requests.onNext(request);
+      } catch (RuntimeException e) { // the call already ended: its end is queued
+        queue.add(new Ended(Optional.empty()));
+      }
+    }
+
+    void cancel() {
+      ClientCallStreamObserver<Q> r = requests;
+      if (r != null) {
+        r.cancel("closed by the client", null);
+      }
+    }
 
     @Override
-    public void beforeStart(ClientCallStreamObserver<FetchRequest> requestStream) {
+    public void beforeStart(ClientCallStreamObserver<Q> requestStream) {
       requests = requestStream;
     }
 
     @Override
-    public void onNext(FetchResponse value) {
-      queue.add(new Response(value));
+    public void onNext(R value) {
+      queue.add(new Response(batches.apply(value)));
     }
 
     @Override

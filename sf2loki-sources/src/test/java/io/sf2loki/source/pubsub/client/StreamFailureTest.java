@@ -50,4 +50,22 @@ class StreamFailureTest {
     assertThat(StreamFailure.of(Status.NOT_FOUND, trailer("topic.not.found")))
         .isInstanceOf(StreamFailure.Permanent.class);
   }
+
+  @Test
+  void aManagedSubscriptionAnotherClientStreamsIsInUseWhateverItsStatus() {
+    assertThat(
+            StreamFailure.of(
+                Status.FAILED_PRECONDITION, trailer("managed.subscription.already.active")))
+        .isInstanceOf(StreamFailure.InUse.class);
+    assertThat(StreamFailure.of(Status.UNKNOWN, trailer("managed.subscription.already.active")))
+        .isInstanceOf(StreamFailure.InUse.class);
+  }
+
+  @Test
+  void aManagedSubscriptionThatIsNotRunningIsPermanent() {
+    assertThat(
+            StreamFailure.of(
+                Status.FAILED_PRECONDITION, trailer("managed.subscription.config.stopped")))
+        .isInstanceOf(StreamFailure.Permanent.class);
+  }
 }

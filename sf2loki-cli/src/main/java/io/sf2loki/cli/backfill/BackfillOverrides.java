@@ -1,0 +1,132 @@
+package io.sf2loki.cli.backfill;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueFactory;
+import com.typesafe.config.ConfigValueType;
+import io.sf2loki.config.ConfigInvalidException;
+import io.sf2loki.config.LoadedConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns the daemon's configuration into the backfill's, key by key, so the run is the daemon's own
+ * engine with: only the requested source enabled, bounded by {@code start}/{@code until} and
+ * optionally fewer event types; the {@code noop} coordinator (it never joins the election); the
+ * checkpoint store pointed at a document of its own next to the daemon's; and a dead-letter file of
+ * its own. Everything else (Salesforce, Loki, batching, retries, time windows, shaping) is the
+ * daemon's.
+ */
+final class BackfillOverrides {
+
+  /** What a backfill document or file is named after: {@code state.json → state-backfill.json}. */
+  static final String SUFFIX = "-backfill";
+
+  /** The key naming the checkpoint document, per store type. */
+  private static final Map<String, String> DOCUMENT_KEYS =
+      Map.of("file", "state.file.path", "s3", "state.s3.key", "gcs", "state.gcs.object_name");
+
+  private BackfillOverrides() {}
+
+  /**
+   * The backfill's configuration.
+   *
+   * @throws ConfigInvalidException when the store type has no known document key
+   */
+  static LoadedConfig apply(LoadedConfig loaded, BackfillRequest request) {
+    Config c = loaded.resolved();
+    for (Map.Entry<String, ConfigValue> e : c.getObject("sources").entrySet()) {
+      if (e.getValue().valueType() == ConfigValueType.OBJECT
+          && c.hasPath("sources." + e.getKey() + ".enabled")) {
+        c = set(c, "sources." + e.getKey() + ".enabled", e.getKey().equals(request.source()));
+      }
+    }
+    String section = "sources." + request.source();
+    c = set(c, section + ".start", request.since().toString());
+    c = set(c, section + ".until", request.until().toString());
+    if (!request.eventTypes().isEmpty()) {
+      c = set(c, section + ".event_types", eventTypes(c, section, request.eventTypes()));
+    }
+    c = set(c, "coordinate.type", "noop");
+    String documentKey = documentKey(c);
+    c = set(c, documentKey, backfillName(c.getString(documentKey)));
+    if (c.hasPath("sink.loki.dead_letter_file")
+        && !c.getString("sink.loki.dead_letter_file").isBlank()) {
+      c =
+          set(
+              c,
+              "sink.loki.dead_letter_file",
+              backfillName(c.getString("sink.loki.dead_letter_file")));
+    }
+    return new LoadedConfig(c, loaded.schema());
+  }
+
+  /** The key naming the checkpoint document of the configured store. */
+  static String documentKey(Config c) {
+    String store = c.getString("state.store");
+    String key = DOCUMENT_KEYS.get(store);
+    if (key == null) {
+      throw ConfigInvalidException.of(
+          "state.store",
+          "backfill keeps its checkpoints in a document of its own next to the daemon's, which it"
+              + " can name for the file, s3 and gcs stores only (state.store is "
+              + store
+              + ")");
+    }
+    return key;
+  }
+
+  /**
+   * {@code dir/state.json → dir/state-backfill.json}; a name without extension gains the suffix.
+   */
+  static String backfillName(String path) {
+    int slash = path.lastIndexOf('/');
+    int dot = path.lastIndexOf('.');
+    if (dot > slash + 1) {
+      return path.substring(0, dot) + SUFFIX + path.substring(dot);
+    }
+    return path + SUFFIX;
+  }
+
+  /**
+   * The requested types as {@code event_types} entries: a configured entry of that name keeps its
+   * shaping, another type inherits the {@code *} entry's, else it is a bare name.
+   */
+  private static List<Object> eventTypes(Config c, String section, List<String> requested) {
+    Map<String, Object> configured = new LinkedHashMap<>();
+    for (Object entry : c.getList(section + ".event_types").unwrapped()) {
+      name(entry).ifPresent(n -> configured.put(n, entry));
+    }
+    List<Object> out = new ArrayList<>();
+    for (String type : requested) {
+      Object own = configured.get(type);
+      if (own != null) {
+        out.add(own);
+      } else if (configured.get("*") instanceof Map<?, ?> wildcard) {
+        Map<Object, Object> inherited = new LinkedHashMap<>(wildcard);
+        inherited.put("name", type);
+        out.add(inherited);
+      } else {
+        out.add(type);
+      }
+    }
+    return out;
+  }
+
+  private static Optional<String> name(Object entry) {
+    if (entry instanceof String s) {
+      return Optional.of(s);
+    }
+    if (entry instanceof Map<?, ?> m && m.get("name") instanceof String s) {
+      return Optional.of(s);
+    }
+    return Optional.empty();
+  }
+
+  private static Config set(Config c, String path, Object value) {
+    return c.withValue(path, ConfigValueFactory.fromAnyRef(value));
+  }
+}

@@ -1,0 +1,170 @@
+package io.sf2loki.cli.backfill;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.engine.ConfiguredEngine;
+import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.source.eventlogfile.ElfInventory;
+import io.sf2loki.source.eventlogfile.ElfInventory.Listing;
+import io.sf2loki.source.eventlogfile.ElfInventory.TypeListing;
+import io.sf2loki.source.eventlogfile.EventLogFileSourceProvider;
+import io.sf2loki.spi.CheckpointStore;
+import io.sf2loki.spi.NamedThreadFactory;
+import io.sf2loki.spi.SourceEnvironment;
+import io.sf2loki.spi.SourceProvider;
+import io.sf2loki.spi.StoreEnvironment;
+import io.sf2loki.spi.Ticker;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * {@code backfill --dry-run}: lists what the run would read, from where it would resume, and prints
+ * an estimate before anything is sent: per event type and in total the files, bytes, rows
+ * (estimated: Salesforce lists no row counts, so one sample file per type is downloaded and
+ * counted) and API calls, and how many of them are older than Loki accepts. It reads the backfill's
+ * document without taking its lock and writes nothing.
+ */
+final class DryRun {
+
+  private final Sf2LokiConfig config;
+  private final BackfillRequest request;
+  private final Clock clock;
+  private final PrintWriter out;
+
+  DryRun(Sf2LokiConfig config, BackfillRequest request, Clock clock, PrintWriter out) {
+    this.config = config;
+    this.request = request;
+    this.clock = clock;
+    this.out = out;
+  }
+
+  int run() throws AuthException, InterruptedException, IOException {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Map<String, String> committed = committed(registry);
+    LokiAge age = LokiAge.of(config);
+    java.time.Instant cutoff = age.cutoff(clock.instant());
+    SourceProvider.Factory factory = config.sources().get(request.source());
+    SourceEnvironment env =
+        new SourceEnvironment(
+            clock,
+            Ticker.SYSTEM,
+            new Random(),
+            new NamedThreadFactory("sf2loki-backfill"),
+            registry,
+            ConfiguredEngine.deploymentLabels(config),
+            config.categoryOwnership());
+    Listing listing;
+    try (ElfInventory inventory =
+        EventLogFileSourceProvider.inventory(factory, env).orElseThrow()) {
+      listing = inventory.list(committed, cutoff);
+    }
+    out.println(
+        "backfill dry run: nothing is sent; listed "
+            + request.source()
+            + " from "
+            + request.since()
+            + " until "
+            + request.until()
+            + (committed.isEmpty() ? "" : ", resuming from the progress in ")
+            + (committed.isEmpty() ? "" : config.store().location()));
+    Totals total = new Totals();
+    for (TypeListing t : listing.types()) {
+      long rows = t.estimateRows();
+      long oldRows = t.estimateOldRows();
+      total.add(t, rows, oldRows);
+      out.println(
+          "  "
+              + t.eventType()
+              + ": files="
+              + t.files()
+              + " bytes="
+              + t.bytes()
+              + " rows~"
+              + rows
+              + " listing_calls="
+              + t.listingCalls()
+              + " too_old_files="
+              + t.oldFiles()
+              + " too_old_rows~"
+              + oldRows
+              + t.problem().map(p -> " (" + p + ")").orElse(""));
+    }
+    long apiCalls = listing.discoveryCalls() + listing.limitsCalls() + total.listings + total.files;
+    out.println(
+        "estimate: files="
+            + total.files
+            + " bytes="
+            + total.bytes
+            + " rows~"
+            + total.rows
+            + " api_calls~"
+            + apiCalls
+            + " too_old_files="
+            + total.oldFiles
+            + " too_old_bytes="
+            + total.oldBytes
+            + " too_old_rows~"
+            + total.oldRows);
+    out.println(
+        "  rows~: estimated from bytes by the bytes per row of one sample file per type (its"
+            + " smallest file with rows, downloaded and counted)");
+    out.println(
+        "  api_calls~: "
+            + listing.discoveryCalls()
+            + " type discovery + "
+            + total.listings
+            + " listing + "
+            + total.files
+            + " download calls + "
+            + listing.limitsCalls()
+            + " org limits read (this dry run made "
+            + calls(registry)
+            + ")");
+    out.println(
+        "  too_old: files created before "
+            + cutoff
+            + " ("
+            + age.describe()
+            + "): their entries would be "
+            + age.fate());
+    return 0;
+  }
+
+  /** The backfill's document as a run would resume from it, read without its lock. */
+  private Map<String, String> committed(SimpleMeterRegistry registry) {
+    try (CheckpointStore store =
+        config.store().create(new StoreEnvironment(false, clock, registry))) {
+      return store.loadAll();
+    }
+  }
+
+  private static long calls(SimpleMeterRegistry registry) {
+    return Math.round(
+        registry.find(RunSummary.API_CALLS).counters().stream().mapToDouble(Counter::count).sum());
+  }
+
+  /** Sums over the types. */
+  private static final class Totals {
+    long files;
+    long bytes;
+    long rows;
+    long listings;
+    long oldFiles;
+    long oldBytes;
+    long oldRows;
+
+    void add(TypeListing t, long typeRows, long typeOldRows) {
+      files += t.files();
+      bytes += t.bytes();
+      rows += typeRows;
+      listings += t.listingCalls();
+      oldFiles += t.oldFiles();
+      oldBytes += t.oldBytes();
+      oldRows += typeOldRows;
+    }
+  }
+}

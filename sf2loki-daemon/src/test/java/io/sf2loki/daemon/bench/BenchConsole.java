@@ -1,0 +1,51 @@
+package io.sf2loki.daemon.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/** What bench-pubsub prints: plain lines, the machine's load, and one RESULT line per freshness. */
+final class BenchConsole {
+
+  private BenchConsole() {}
+
+  static void say(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+
+  /** {@code /proc/loadavg}: the 1, 5 and 15 minute load averages, and more. */
+  static String load() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /** The percentiles of {@code r}'s measured events, and how many of {@code total} arrived. */
+  static void result(String name, FreshnessRecorder r, int total) {
+    Histogram h = r.histogram();
+    say(
+        String.format(
+            Locale.ROOT,
+            "RESULT %s: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s over %,d events"
+                + " (%,d of %,d arrived, %,d repeats)",
+            name,
+            ms(h.getValueAtPercentile(50)),
+            ms(h.getValueAtPercentile(90)),
+            ms(h.getValueAtPercentile(99)),
+            ms(h.getValueAtPercentile(99.9)),
+            ms(h.getMaxValue()),
+            h.getTotalCount(),
+            r.arrivedCount(),
+            total,
+            r.duplicates()));
+  }
+
+  private static String ms(long micros) {
+    return String.format(Locale.ROOT, "%.1f ms", micros / 1000.0);
+  }
+}

@@ -1,0 +1,284 @@
+package io.sf2loki.daemon.bench;
+
+import static io.sf2loki.daemon.bench.BenchConsole.load;
+import static io.sf2loki.daemon.bench.BenchConsole.result;
+import static io.sf2loki.daemon.bench.BenchConsole.say;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.pubsub.FakePubSub;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pub/Sub freshness and ceiling, each with its floor. Not a test; run with {@code just bench-pubsub
+ * [key=value ...]}:
+ *
+ * <ul>
+ *   <li>{@code mode=all} {@code freshness} | {@code ceiling} | {@code all}
+ *   <li>{@code rate=1000} events/s published during the freshness run; {@code warmup=10} seconds of
+ *       them not measured, then {@code seconds=30} measured
+ *   <li>{@code freshness_elf=true}: false measures freshness without the drain, for comparison
+ *   <li>{@code elf_hours=24}, {@code elf_rows=20000}: the EventLogFile backlog (API, URI and
+ *       ReportExport files per hour) draining in the bulk lane during the freshness run
+ *   <li>{@code ceiling_seconds=20} measured after {@code ceiling_warmup=10}, publishing as fast as
+ *       at most {@code max_lead=20000} events ahead of the consumer allows; {@code
+ *       ceiling_elf=false}
+ * </ul>
+ *
+ * Any other {@code key=value} whose key has a dot is configuration appended to the defaults, e.g.
+ * {@code sink.loki.batch.flush_interval=200ms}. Freshness is the time from just before {@code
+ * FakePubSub.publish} to the fake Loki storing the entry (just before its 204); the floors are a
+ * raw gRPC subscriber of the same fake (delivery), and the same subscriber pushing each response at
+ * once, unbatched, to a fake Loki (delivery + one push).
+ */
+public final class PubSubFreshnessBenchmark {
+
+  private final Map<String, String> o;
+  private final StringBuilder config = new StringBuilder();
+
+  private PubSubFreshnessBenchmark(Map<String, String> options) {
+    this.o = options;
+    options.forEach(
+        (k, v) -> {
+          if (k.contains(".")) {
+            config.append(k).append(" = ").append(v).append('\n');
+          }
+        });
+  }
+
+  public static void main(String[] args) throws Exception {
+    ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
+    Map<String, String> options = new HashMap<>();
+    for (String a : args) {
+      String[] kv = a.split("=", 2);
+      options.put(kv[0], kv.length > 1 ? kv[1] : "true");
+    }
+    PubSubFreshnessBenchmark bench = new PubSubFreshnessBenchmark(options);
+    String mode = options.getOrDefault("mode", "all");
+    say(
+        "bench-pubsub "
+            + LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+            + ", load "
+            + load()
+            + ", "
+            + Runtime.getRuntime().availableProcessors()
+            + " CPUs, java "
+            + System.getProperty("java.version")
+            + ", options "
+            + options);
+    if (!mode.equals("ceiling")) {
+      bench.freshnessFloor();
+      bench.freshness();
+    }
+    if (!mode.equals("freshness")) {
+      bench.ceilingFloor();
+      bench.ceiling();
+    }
+    say("done, load " + load());
+    System.exit(0); // the fakes' and gRPC's pools are not all daemon threads
+  }
+
+  private int integer(String key, int defaultValue) {
+    return Integer.parseInt(o.getOrDefault(key, Integer.toString(defaultValue)));
+  }
+
+  private void freshnessFloor() throws Exception {
+    int rate = integer("rate", 1000);
+    int warmup = integer("warmup", 10);
+    int total = rate * (warmup + integer("seconds", 30));
+    FreshnessRecorder delivered = new FreshnessRecorder(total, (long) rate * warmup);
+    FreshnessRecorder pushed = delivered.downstream();
+    try (FakePubSub pubsub = FakePubSub.builder().standardTopics().start();
+        FakeLoki loki =
+            FakeLoki.builder()
+                .recording(FakeLoki.PushRecording.HEADERS_ONLY)
+                .onStored(streams -> pushed.arrived(streams, System.nanoTime()))
+                .start();
+        RawSubscriber floor =
+            new RawSubscriber(
+                pubsub.target(), pubsub.orgId(), FakePubSub.LOGIN, delivered, Optional.of(loki))) {
+      await("the floor's stream", 30, () -> pubsub.liveStreams() == 1);
+      try (PacedPublisher publisher =
+          PacedPublisher.atRate(pubsub, FakePubSub.LOGIN, delivered, rate, total)) {
+        if (!within(60 + total / rate, () -> pushed.arrivedCount() == total)) {
+          say("  not all of the floor's events arrived: " + publisher.published() + " published");
+        }
+      }
+      floor.failure().ifPresent(f -> say("floor failed: " + f));
+    }
+    result("freshness floor: delivery", delivered, total);
+    result("freshness floor: delivery + one push", pushed, total);
+  }
+
+  private void freshness() throws Exception {
+    int rate = integer("rate", 1000);
+    int warmup = integer("warmup", 10);
+    int seconds = integer("seconds", 30);
+    int total = rate * (warmup + seconds);
+    PubSubBenchWorld.Backlog backlog =
+        new PubSubBenchWorld.Backlog(integer("elf_hours", 24), integer("elf_rows", 20_000));
+    boolean elf = Boolean.parseBoolean(o.getOrDefault("freshness_elf", "true"));
+    FreshnessRecorder recorder = new FreshnessRecorder(total, (long) rate * warmup);
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder)) {
+      if (elf) {
+        world.addBacklog(backlog);
+      }
+      world.startEngine(elf, config.toString());
+      await(
+          "the drain and the stream",
+          120,
+          () -> streaming(world) && (!elf || world.bulkArrived() > 0));
+      long bulkAtStart;
+      long bulkAtEnd;
+      long measuredNanos;
+      try (PacedPublisher publisher =
+          PacedPublisher.atRate(world.pubsub, FakePubSub.LOGIN, recorder, rate, total)) {
+        await("the warm-up", 60 + warmup, () -> publisher.published() >= (long) rate * warmup);
+        bulkAtStart = world.bulkArrived();
+        long start = System.nanoTime();
+        await("the measured events", 60 + seconds, () -> publisher.published() == total);
+        measuredNanos = System.nanoTime() - start;
+        bulkAtEnd = world.bulkArrived();
+        if (!within(60, () -> recorder.arrivedCount() == total)) {
+          say("  not all events arrived within 60 s of the last publish");
+        }
+      }
+      double bulkRate = (bulkAtEnd - bulkAtStart) / (measuredNanos / 1e9);
+      if (elf) {
+        say(
+            String.format(
+                Locale.ROOT,
+                "  bulk lane meanwhile: %,d EventLogFile entries stored (%,.0f/s) of a %,d-row backlog;"
+                    + " %s",
+                bulkAtEnd - bulkAtStart,
+                bulkRate,
+                backlog.totalRows(),
+                bulkAtEnd < backlog.totalRows()
+                    ? "the drain ran through the whole measured window"
+                    : "THE DRAIN ENDED INSIDE THE WINDOW: make the backlog larger"));
+      }
+    }
+    result(
+        "freshness sf2loki (pubsub"
+            + (elf ? " + ELF drain" : " alone")
+            + ", "
+            + configLabel()
+            + ")",
+        recorder,
+        total);
+  }
+
+  private void ceilingFloor() throws Exception {
+    FreshnessRecorder delivered = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
+    try (FakePubSub pubsub = FakePubSub.builder().standardTopics().start();
+        RawSubscriber floor =
+            new RawSubscriber(
+                pubsub.target(), pubsub.orgId(), FakePubSub.LOGIN, delivered, Optional.empty())) {
+      await("the floor's stream", 30, () -> pubsub.liveStreams() == 1);
+      sustained("ceiling floor: raw subscriber (delivery)", pubsub, delivered, () -> 0L);
+      floor.failure().ifPresent(f -> say("floor failed: " + f));
+    }
+  }
+
+  private void ceiling() throws Exception {
+    boolean elf = Boolean.parseBoolean(o.getOrDefault("ceiling_elf", "false"));
+    FreshnessRecorder recorder = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder)) {
+      if (elf) {
+        world.addBacklog(
+            new PubSubBenchWorld.Backlog(integer("elf_hours", 24), integer("elf_rows", 20_000)));
+      }
+      world.startEngine(elf, config.toString());
+      await("the stream", 120, () -> streaming(world));
+      sustained(
+          "ceiling sf2loki (one subscription" + (elf ? " + ELF drain" : "") + ")",
+          world.pubsub,
+          recorder,
+          world::bulkArrived);
+    }
+  }
+
+  /** Publishes flat out; the arrival rate over the measured window, and per second within it. */
+  private void sustained(
+      String name, FakePubSub pubsub, FreshnessRecorder recorder, LongSupplier bulk)
+      throws Exception {
+    int warmup = integer("ceiling_warmup", 10);
+    int seconds = integer("ceiling_seconds", 20);
+    try (PacedPublisher publisher =
+        PacedPublisher.flatOut(pubsub, FakePubSub.LOGIN, recorder, integer("max_lead", 20_000))) {
+      TimeUnit.SECONDS.sleep(warmup);
+      long a0 = recorder.arrivedCount();
+      long b0 = bulk.getAsLong();
+      long t0 = System.nanoTime();
+      long min = Long.MAX_VALUE;
+      long max = 0;
+      long previous = a0;
+      for (int s = 0; s < seconds; s++) {
+        TimeUnit.SECONDS.sleep(1);
+        long now = recorder.arrivedCount();
+        min = Math.min(min, now - previous);
+        max = Math.max(max, now - previous);
+        previous = now;
+      }
+      double elapsed = (System.nanoTime() - t0) / 1e9;
+      long arrived = recorder.arrivedCount() - a0;
+      say(
+          String.format(
+              Locale.ROOT,
+              "RESULT %s: %,.0f events/s sustained over %.1f s (per second %,d..%,d),"
+                  + " %,d published, %,d arrived, %,d repeats%s",
+              name,
+              arrived / elapsed,
+              elapsed,
+              min,
+              max,
+              publisher.published(),
+              recorder.arrivedCount(),
+              recorder.duplicates(),
+              bulk.getAsLong() > b0
+                  ? String.format(
+                      Locale.ROOT, "; bulk %,.0f entries/s", (bulk.getAsLong() - b0) / elapsed)
+                  : ""));
+    }
+  }
+
+  private int capacity() {
+    return integer("capacity", 5_000_000);
+  }
+
+  private String configLabel() {
+    return config.length() == 0 ? "defaults" : config.toString().trim().replace('\n', ' ');
+  }
+
+  private static boolean streaming(PubSubBenchWorld world) {
+    return world.pubsub.liveStreams() >= 1 && !world.engineEnded();
+  }
+
+  private static void await(String what, long seconds, BooleanSupplier done)
+      throws InterruptedException {
+    if (!within(seconds, done)) {
+      throw new IllegalStateException("timed out after " + seconds + " s waiting for " + what);
+    }
+  }
+
+  private static boolean within(long seconds, BooleanSupplier done) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    return true;
+  }
+}

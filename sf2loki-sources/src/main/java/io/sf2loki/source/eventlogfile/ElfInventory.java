@@ -1,0 +1,278 @@
+package io.sf2loki.source.eventlogfile;
+
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.spi.SourceContext;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a run of the configured source would read, found by listing (the backfill dry run): the
+ * types it resolves, and per type the files it would download from the cursor it would resume from,
+ * with the same listing queries, window bounds and paging as {@link ElfTypeCycle}. Rows are not
+ * listed by Salesforce: they are estimated from each type's bytes by the bytes per row of one
+ * sample file per type (its smallest file with rows; up to {@value #SAMPLE_ATTEMPTS} of the
+ * smallest are tried), which is downloaded and counted, its CSV header taken off each file.
+ */
+public final class ElfInventory implements AutoCloseable {
+
+  /**
+   * One type's listing.
+   *
+   * @param eventType the type
+   * @param files files a run would download (zero-length ones included)
+   * @param bytes their {@code LogFileLength} sum
+   * @param listingCalls listing queries a run would make
+   * @param oldFiles files created before the age cutoff given to {@link #list}: all their rows are
+   *     older than it
+   * @param oldBytes their bytes
+   * @param sampleRows data rows of the sample file; 0 without one
+   * @param sampleBytes bytes of the sample file; 0 without one
+   * @param headerBytes bytes of the sample file's CSV header line
+   * @param problem why the listing stopped early (a failed query, a stall), when it did
+   */
+  public record TypeListing(
+      String eventType,
+      long files,
+      long bytes,
+      long listingCalls,
+      long oldFiles,
+      long oldBytes,
+      long sampleRows,
+      long sampleBytes,
+      long headerBytes,
+      Optional<String> problem) {
+
+    /** The estimated rows of all the type's files. */
+    public long estimateRows() {
+      return estimateRows(files, bytes);
+    }
+
+    /** The estimated rows of the files older than the cutoff. */
+    public long estimateOldRows() {
+      return estimateRows(oldFiles, oldBytes);
+    }
+
+    /**
+     * The rows of {@code count} files of {@code ofBytes} bytes by the sample's bytes per row, each
+     * file's header taken off; exact for the sample file itself.
+     */
+    private long estimateRows(long count, long ofBytes) {
+      if (sampleRows == 0) {
+        return 0;
+      }
+      double perRow = (double) (sampleBytes - headerBytes) / sampleRows;
+      return Math.max(0, Math.round((ofBytes - count * headerBytes) / perRow));
+    }
+  }
+
+  /** How many of a type's smallest files are downloaded to find one with rows. */
+  static final int SAMPLE_ATTEMPTS = 3;
+
+  /** The bytes a CSV header line is looked for in. */
+  private static final int MAX_HEADER_BYTES = 1 << 20;
+
+  /**
+   * The whole inventory.
+   *
+   * @param types one listing per resolved type, in resolution order
+   * @param discoveryCalls type discovery queries a run makes per cycle (0 or 1)
+   * @param limitsCalls {@code /limits} reads a run makes at its start (0 when {@code
+   *     salesforce.limits.enabled} is off, else 1, and one more per {@code poll_interval} it lasts)
+   */
+  public record Listing(List<TypeListing> types, long discoveryCalls, long limitsCalls) {
+    public Listing {
+      types = List.copyOf(types);
+    }
+  }
+
+  private final EventLogFileConfig config;
+  private final EventLogFileSource source;
+  private final ElfTypeCycle cycle;
+  private final ElfCursors cursors;
+  private final SalesforceRestClient rest;
+  private final AutoCloseable resources;
+  private final boolean pollsLimits;
+
+  ElfInventory(
+      EventLogFileConfig config,
+      EventLogFileSource source,
+      ElfTypeCycle cycle,
+      ElfCursors cursors,
+      SalesforceRestClient rest,
+      AutoCloseable resources,
+      boolean pollsLimits) {
+    this.config = config;
+    this.source = source;
+    this.cycle = cycle;
+    this.cursors = cursors;
+    this.rest = rest;
+    this.resources = resources;
+    this.pollsLimits = pollsLimits;
+  }
+
+  /**
+   * Lists every type from where a run would resume.
+   *
+   * @param committed the checkpoint document a run would resume from
+   * @param oldBefore the age cutoff counted in {@link TypeListing#oldFiles()}
+   * @throws AuthException when no token can be minted
+   */
+  public Listing list(Map<String, String> committed, Instant oldBefore)
+      throws AuthException, InterruptedException {
+    List<String> types =
+        source.resolveTypes().orElseThrow(() -> new IllegalStateException("discovery throttled"));
+    SourceContext resume = new ReadOnlyContext(committed);
+    List<TypeListing> out = new ArrayList<>();
+    for (String type : types) {
+      out.add(listType(type, cursors.current(type, resume), oldBefore));
+    }
+    return new Listing(out, config.discovers() ? 1 : 0, pollsLimits ? 1 : 0);
+  }
+
+  private TypeListing listType(String type, ElfCheckpoint cursor, Instant oldBefore)
+      throws AuthException, InterruptedException {
+    Instant from = cursor.watermark();
+    Set<String> seen = new HashSet<>();
+    long files = 0;
+    long bytes = 0;
+    long calls = 0;
+    long oldFiles = 0;
+    long oldBytes = 0;
+    List<ElfFile> listed = new ArrayList<>();
+    Optional<String> problem = Optional.empty();
+    while (true) {
+      List<ElfFile> page;
+      try {
+        calls++;
+        page = cycle.list(type, from);
+      } catch (SalesforceApiException e) {
+        problem = Optional.of("listing failed: " + e.getMessage());
+        break;
+      }
+      boolean fresh = false;
+      for (ElfFile f : page) {
+        if (cursor.contains(f.id(), f.created()) || !seen.add(f.id())) {
+          continue;
+        }
+        fresh = true;
+        files++;
+        bytes += f.length();
+        if (f.created().isBefore(oldBefore)) {
+          oldFiles++;
+          oldBytes += f.length();
+        }
+        listed.add(f);
+      }
+      if (page.size() < config.pageSize()) {
+        break;
+      }
+      Instant lastListed = page.get(page.size() - 1).created();
+      if (!fresh && !lastListed.isAfter(from)) {
+        problem = Optional.of("more files share one CreatedDate than page_size; a run stalls here");
+        break;
+      }
+      from = lastListed;
+    }
+    Sample sample = new Sample(0, 0, 0);
+    listed.sort(java.util.Comparator.comparingLong(ElfFile::length));
+    for (ElfFile f : listed.subList(0, Math.min(SAMPLE_ATTEMPTS, listed.size()))) {
+      try {
+        sample = sample(f);
+      } catch (SalesforceApiException e) {
+        problem = Optional.of("sample download failed, rows unknown: " + e.getMessage());
+        break;
+      }
+      if (sample.rows() > 0) {
+        break;
+      }
+    }
+    return new TypeListing(
+        type,
+        files,
+        bytes,
+        calls,
+        oldFiles,
+        oldBytes,
+        sample.rows(),
+        sample.bytes(),
+        sample.headerBytes(),
+        problem);
+  }
+
+  /** A downloaded and counted file. */
+  private record Sample(long rows, long bytes, long headerBytes) {}
+
+  private Sample sample(ElfFile f)
+      throws SalesforceApiException, AuthException, InterruptedException {
+    String path = rest.dataPath("sobjects/EventLogFile/" + f.id() + "/LogFile");
+    return rest.download(path, body -> count(body, f.length()));
+  }
+
+  private static Sample count(InputStream raw, long length) throws IOException {
+    BufferedInputStream body = new BufferedInputStream(raw);
+    body.mark(MAX_HEADER_BYTES);
+    long header = 0;
+    for (int b = body.read(); b >= 0 && header < MAX_HEADER_BYTES; b = body.read()) {
+      header++;
+      if (b == '\n') {
+        break;
+      }
+    }
+    body.reset();
+    long n = 0;
+    try (CsvRows csv = new CsvRows(body)) {
+      while (csv.hasNext()) {
+        csv.next();
+        n++;
+      }
+    }
+    return new Sample(n, length, header);
+  }
+
+  /** Closes the HTTP client. */
+  @Override
+  public void close() throws IOException {
+    try {
+      resources.close();
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("closing the EventLogFile HTTP client failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The committed document as a run would see it; the inventory emits nothing. */
+  private record ReadOnlyContext(Map<String, String> committed) implements SourceContext {
+    @Override
+    public void emit(LogEntry entry) {
+      throw new UnsupportedOperationException("an inventory emits nothing");
+    }
+
+    @Override
+    public Optional<String> checkpoint(String key) {
+      return Optional.ofNullable(committed.get(key));
+    }
+
+    @Override
+    public boolean stopRequested() {
+      return false;
+    }
+
+    @Override
+    public boolean awaitStop(Duration timeout) {
+      return false;
+    }
+  }
+}
