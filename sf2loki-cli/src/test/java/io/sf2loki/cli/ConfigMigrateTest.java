@@ -56,6 +56,7 @@ class ConfigMigrateTest {
               max_line_bytes: 131072
             egress:
               daily_byte_budget: 1000000000
+              max_lines_per_second: 250.5
         state:
           store: file
           file:
@@ -108,15 +109,29 @@ class ConfigMigrateTest {
   }
 
   @Test
+  void theEgressBudgetKeepsThePythonPauseOfBothLanesAndItsSharedCapBecomesEachLanes()
+      throws Exception {
+    CliRun migrated = migrate(pythonConfig());
+    Config hocon = ConfigFactory.parseString(migrated.out());
+
+    assertThat(hocon.getLong("sink.loki.egress.daily_byte_budget")).isEqualTo(1_000_000_000L);
+    assertThat(hocon.getList("sink.loki.egress.budget_exempt_lanes")).isEmpty();
+    assertThat(hocon.getLong("sink.loki.egress.bulk.max_lines_per_second")).isEqualTo(250);
+    assertThat(hocon.getLong("sink.loki.egress.streaming.max_lines_per_second")).isEqualTo(250);
+    assertThat(migrated.err())
+        .contains("sink.loki.egress.max_lines_per_second: one cap per lane here")
+        .doesNotContain("no equivalent: sink.loki.egress");
+  }
+
+  @Test
   void keysWithNoEquivalentAreReportedOnStandardError() throws Exception {
     CliRun migrated = migrate(pythonConfig());
     assertThat(migrated.err())
         .contains("config migrate: no equivalent: sources.pubsub.bridge_max_bytes: ")
-        .contains("config migrate: no equivalent: sink.loki.egress: ")
         .contains("config migrate: no equivalent: service.telemetry: ");
     String hocon = migrated.out().replaceAll("(?m)^#.*\n", "");
-    assertThat(hocon).doesNotContain("egress").doesNotContain("telemetry");
-    assertThat(migrated.out()).contains("#   no equivalent: sink.loki.egress: ");
+    assertThat(hocon).doesNotContain("telemetry");
+    assertThat(migrated.out()).contains("#   no equivalent: service.telemetry: ");
   }
 
   @Test

@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param sinkType the selected {@code sink.type}
  * @param sink the bound sink factory
  * @param lanes the lanes' batch, queue and retry bounds ({@code sink.loki.batch}, {@code retry})
+ * @param egress the daily byte budget and the lanes' rate caps ({@code sink.loki.egress})
  * @param service the {@code service} section
  * @param storeType the selected {@code state.store}
  * @param store the bound store factory
@@ -35,6 +36,7 @@ public record Sf2LokiConfig(
     String sinkType,
     SinkProvider.Factory sink,
     LaneConfig lanes,
+    EgressConfig egress,
     ServiceConfig service,
     String storeType,
     CheckpointStoreProvider.Factory store,
@@ -48,6 +50,7 @@ public record Sf2LokiConfig(
     Objects.requireNonNull(salesforce, "salesforce");
     Objects.requireNonNull(sink, "sink");
     Objects.requireNonNull(lanes, "lanes");
+    Objects.requireNonNull(egress, "egress");
     Objects.requireNonNull(service, "service");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(coordinator, "coordinator");
@@ -82,6 +85,7 @@ public record Sf2LokiConfig(
     SinkProvider.Factory sink =
         sinkProvider.map(p -> p.configure(sinkSection.section(p.type()))).orElse(null);
     LaneConfig lanes = LaneConfig.bind(root.section("sink.loki"));
+    EgressConfig egress = EgressConfig.bind(root.section("sink.loki"));
     ServiceConfig service = ServiceConfig.bind(root.section("service"));
 
     ConfigReader state = root.section("state");
@@ -111,6 +115,7 @@ public record Sf2LokiConfig(
         sinkProvider.orElseThrow().type(),
         sink,
         lanes,
+        egress,
         service,
         storeProvider.orElseThrow().type(),
         store,

@@ -155,10 +155,11 @@ public final class ConfiguredEngine {
 
   /**
    * The engine's settings from {@code config}: the lanes ({@code sink.loki.batch.*}, {@code
-   * sink.loki.retry.lane_*}), the drain budget ({@code service.shutdown_grace}), the health bounds
-   * ({@code service.liveness_timeout}, {@code service.unready_after_stall}), {@code labels} and the
-   * answer to failures ({@code service.permanent_failure_attempts}, {@code
-   * service.failure_backoff_*}); the rest are {@link EngineSettings#defaults()}.
+   * sink.loki.retry.lane_*}), the egress controls ({@code sink.loki.egress}), the drain budget
+   * ({@code service.shutdown_grace}), the health bounds ({@code service.liveness_timeout}, {@code
+   * service.unready_after_stall}), {@code labels} and the answer to failures ({@code
+   * service.permanent_failure_attempts}, {@code service.failure_backoff_*}); the rest are {@link
+   * EngineSettings#defaults()}.
    */
   public static EngineSettings settings(Sf2LokiConfig config, Map<String, String> labels) {
     EngineSettings defaults = EngineSettings.defaults();
@@ -169,6 +170,7 @@ public final class ConfiguredEngine {
                 .pipeline()
                 .withLanes(config.lanes())
                 .withLane(Source.Lane.STREAMING, config.lanes().forStreaming())
+                .withEgress(config.egress())
                 .withShutdownGrace(service.shutdownGrace())
                 .withStaticLabels(labels))
         .withLivenessTimeout(service.livenessTimeout())

@@ -109,7 +109,8 @@ public final class Engine implements AutoCloseable {
       return new EngineStatus.Leading(
           leading.epoch(),
           pipelineMetrics.sinkFailingSince(),
-          pipelineMetrics.longestStall().filter(this::pastStallBound));
+          pipelineMetrics.longestStall().filter(this::pastStallBound),
+          pipelineMetrics.egress().pausedUntil());
     }
     return current;
   }

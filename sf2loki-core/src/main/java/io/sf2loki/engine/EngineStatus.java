@@ -4,6 +4,7 @@ import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.spi.FailureClass;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -38,9 +39,20 @@ public sealed interface EngineStatus {
    * @param sinkFailingSince when Loki pushes started failing continuously, if they are failing
    * @param stalled the longest-stalled lane, once it has not moved for {@link
    *     EngineSettings#unreadyAfterStall()}
+   * @param budgetPausedUntil the UTC date a lane waits for while the Loki daily byte budget is
+   *     spent ({@code sink.loki.egress}, {@code budget_action = pause})
    */
-  record Leading(long epoch, Optional<Instant> sinkFailingSince, Optional<LaneStall> stalled)
+  record Leading(
+      long epoch,
+      Optional<Instant> sinkFailingSince,
+      Optional<LaneStall> stalled,
+      Optional<LocalDate> budgetPausedUntil)
       implements EngineStatus {
+
+    /** Leading with no lane paused by the budget. */
+    public Leading(long epoch, Optional<Instant> sinkFailingSince, Optional<LaneStall> stalled) {
+      this(epoch, sinkFailingSince, stalled, Optional.empty());
+    }
 
     /** Leading with no lane stalled. */
     public Leading(long epoch, Optional<Instant> sinkFailingSince) {

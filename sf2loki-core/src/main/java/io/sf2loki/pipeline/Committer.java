@@ -1,6 +1,8 @@
 package io.sf2loki.pipeline;
 
 import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.pipeline.egress.DailyUsage;
+import io.sf2loki.pipeline.egress.EgressGovernor;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
@@ -25,15 +27,22 @@ final class Committer {
   private final Fence fence;
   private final PipelineMetrics metrics;
   private final Map<String, String> positions;
+  private final EgressGovernor egress;
   private final Set<String> blocked = new HashSet<>();
   private volatile boolean closed;
 
   /**
    * @param positions the document as loaded at run start
+   * @param egress whose day's use rides each commit after it changed ({@link DailyUsage#KEY})
    */
   Committer(
-      CheckpointStore store, Fence fence, PipelineMetrics metrics, Map<String, String> positions) {
+      CheckpointStore store,
+      Fence fence,
+      PipelineMetrics metrics,
+      Map<String, String> positions,
+      EgressGovernor egress) {
     this.store = store;
+    this.egress = egress;
     this.fence = fence;
     this.metrics = metrics;
     this.positions = new HashMap<>(positions);
@@ -57,6 +66,10 @@ final class Committer {
     if (allowed.isEmpty()) {
       return true;
     }
+    // In the same write as the positions it paid for: a restart or a new leader reads both or
+    // neither. Read under this lock, so writes carry the use in the order it grew.
+    Optional<String> used = egress.unpersisted();
+    used.ifPresent(u -> allowed.put(DailyUsage.KEY, u));
     try {
       store.commit(allowed, fence);
     } catch (FencedException | StoreConflictException e) {
@@ -67,6 +80,7 @@ final class Committer {
       throw e;
     }
     metrics.commit("success");
+    used.ifPresent(egress::persisted);
     positions.putAll(allowed);
     return true;
   }

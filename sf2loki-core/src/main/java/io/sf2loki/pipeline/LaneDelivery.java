@@ -2,6 +2,8 @@ package io.sf2loki.pipeline;
 
 import io.sf2loki.config.Durations;
 import io.sf2loki.model.Batch;
+import io.sf2loki.pipeline.egress.Admission;
+import io.sf2loki.pipeline.egress.EgressWait;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.PermanentSinkException;
 import io.sf2loki.spi.RetryableSinkException;
@@ -86,13 +88,55 @@ final class LaneDelivery implements Runnable {
     }
     if (batch.isCheckpointOnly()) {
       s.metrics().flushedWithoutPush(s.clock().instant().getEpochSecond());
-    } else if (!pushUntilAborted(batch)) {
-      s.abandon(lane, batch, "in push");
-      return false;
+    } else {
+      Admission admission = admit(batch);
+      if (admission instanceof Admission.GiveUp) {
+        s.abandon(lane, batch, "held by the egress budget or caps");
+        return false;
+      }
+      if (admission instanceof Admission.Drop) {
+        s.metrics().dropped(batch.deliverable(), "budget");
+      } else if (!pushUntilAborted(batch)) {
+        s.abandon(lane, batch, "in push");
+        return false;
+      }
     }
     boolean committed = commit(batch);
     progress.beat();
     return committed && !s.control().isAborted();
+  }
+
+  /** Once per batch, before its first push attempt: retries are not admitted again. */
+  private Admission admit(Batch batch) {
+    EgressWait wait =
+        new EgressWait() {
+          @Override
+          public boolean await(Duration duration) throws InterruptedException {
+            progress.beat(); // waiting on the budget or a cap is not a stall
+            boolean aborted = s.control().awaitAbort(duration);
+            progress.beat();
+            return aborted;
+          }
+
+          @Override
+          public boolean stopping() {
+            return s.control().isStopping();
+          }
+        };
+    try {
+      return s.egress().admit(lane, batch.deliverable().size(), lineBytes(batch), wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // teardown; the batch is abandoned by the caller
+      return new Admission.GiveUp();
+    }
+  }
+
+  private static long lineBytes(Batch batch) {
+    long total = 0;
+    for (var e : batch.deliverable()) {
+      total += e.lineUtf8Size();
+    }
+    return total;
   }
 
   private boolean pushUntilAborted(Batch batch) {
@@ -113,6 +157,7 @@ final class LaneDelivery implements Runnable {
       }
       try {
         s.sink().push(batch);
+        s.egress().pushed(lane, lineBytes(batch));
         progress.beat();
         Duration took = Duration.ofNanos(s.ticker().nanoTime() - start);
         s.metrics().pushSucceeded(took, s.clock().instant().getEpochSecond());

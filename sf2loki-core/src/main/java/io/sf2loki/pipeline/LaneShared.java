@@ -2,6 +2,7 @@ package io.sf2loki.pipeline;
 
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.pipeline.egress.EgressGovernor;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.Ticker;
@@ -22,7 +23,8 @@ record LaneShared(
     RunControl control,
     PipelineMetrics metrics,
     Ticker ticker,
-    Clock clock) {
+    Clock clock,
+    EgressGovernor egress) {
 
   private static final Logger LOG = LoggerFactory.getLogger(LaneShared.class);
 

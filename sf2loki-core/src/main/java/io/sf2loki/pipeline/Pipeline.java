@@ -1,6 +1,7 @@
 package io.sf2loki.pipeline;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.config.EgressConfig;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
@@ -133,6 +134,11 @@ public final class Pipeline {
     /** How long teardown waits for stuck threads ({@link PipelineSettings#withJoinTimeout}). */
     public Builder joinTimeout(Duration timeout) {
       return settings(settings.withJoinTimeout(timeout));
+    }
+
+    /** The daily byte budget and rate caps ({@link PipelineSettings#withEgress}). */
+    public Builder egress(EgressConfig controls) {
+      return settings(settings.withEgress(controls));
     }
 
     /** Labels on every real entry ({@link PipelineSettings#withStaticLabels}). */

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
+import io.sf2loki.pipeline.egress.EgressMetrics;
 import io.sf2loki.spi.Source;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,12 +47,14 @@ public final class PipelineMetrics {
   // The same meters by label set: label sets are shared per stream with a memoised hash, so this
   // lookup replaces building a tag key per entry. Bounded; past it the tag key is built each time.
   private final LabelSetMemo<Ingest> ingestByLabels = new LabelSetMemo<>();
+  private final EgressMetrics egress;
 
   private record Ingest(Counter count, DistributionSummary lag) {}
 
   /** Registers the pipeline's meters on {@code registry}. */
   public PipelineMetrics(MeterRegistry registry) {
     this.registry = registry;
+    this.egress = new EgressMetrics(registry);
     for (Source.Lane lane : Source.Lane.values()) {
       failingSince.put(lane, new AtomicReference<>());
       AtomicReference<LaneQueue> ref = new AtomicReference<>();
@@ -87,6 +90,11 @@ public final class PipelineMetrics {
             .description("Successful pushes, including internal retries")
             .serviceLevelObjectives(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
             .register(registry);
+  }
+
+  /** The egress budget's and caps' instruments, shared by every run's governor. */
+  public EgressMetrics egress() {
+    return egress;
   }
 
   private static double size(LaneQueue q) {

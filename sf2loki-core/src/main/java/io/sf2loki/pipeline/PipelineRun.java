@@ -2,6 +2,7 @@ package io.sf2loki.pipeline;
 
 import io.sf2loki.config.Durations;
 import io.sf2loki.config.LaneConfig;
+import io.sf2loki.pipeline.egress.EgressGovernor;
 import io.sf2loki.spi.Causes;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StopSignal;
@@ -26,6 +27,7 @@ final class PipelineRun {
   private final PipelineParts parts;
   private final PipelineSettings settings;
   private final Committer committer;
+  private final EgressGovernor egress;
   private final RunControl control = new RunControl();
   private final Map<Source.Lane, LaneRuntime> lanes = new EnumMap<>(Source.Lane.class);
 
@@ -35,7 +37,14 @@ final class PipelineRun {
   PipelineRun(PipelineParts parts, Map<String, String> loaded) {
     this.parts = parts;
     this.settings = parts.settings();
-    this.committer = new Committer(parts.store(), parts.fence(), parts.metrics(), loaded);
+    this.egress =
+        new EgressGovernor(
+            settings.egress(),
+            parts.environment().clock(),
+            parts.environment().ticker(),
+            parts.metrics().egress(),
+            loaded);
+    this.committer = new Committer(parts.store(), parts.fence(), parts.metrics(), loaded, egress);
     for (Source s : parts.sources()) {
       lanes
           .computeIfAbsent(
@@ -71,7 +80,8 @@ final class PipelineRun {
             control,
             parts.metrics(),
             parts.environment().ticker(),
-            parts.environment().clock());
+            parts.environment().clock(),
+            egress);
     List<Thread> threads = new ArrayList<>();
     for (LaneRuntime l : lanes.values()) {
       parts.metrics().attach(l.lane, l.queue);

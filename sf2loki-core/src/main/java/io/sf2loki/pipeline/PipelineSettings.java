@@ -1,5 +1,6 @@
 package io.sf2loki.pipeline;
 
+import io.sf2loki.config.EgressConfig;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.spi.Source;
 import java.time.Duration;
@@ -19,13 +20,15 @@ import java.util.Objects;
  * @param joinTimeout how long teardown waits for threads stuck in I/O after an abort
  * @param staticLabels labels stamped over every real entry's own (job, service_name, operator
  *     labels)
+ * @param egress the daily byte budget and the lanes' rate caps ({@code sink.loki.egress})
  */
 public record PipelineSettings(
     LaneConfig lanes,
     Map<Source.Lane, LaneConfig> laneOverrides,
     Duration shutdownGrace,
     Duration joinTimeout,
-    Map<String, String> staticLabels) {
+    Map<String, String> staticLabels,
+    EgressConfig egress) {
 
   public PipelineSettings {
     Objects.requireNonNull(lanes, "lanes");
@@ -33,12 +36,21 @@ public record PipelineSettings(
     requireNotNegative(shutdownGrace, "shutdownGrace");
     requireNotNegative(joinTimeout, "joinTimeout");
     staticLabels = Map.copyOf(staticLabels);
+    Objects.requireNonNull(egress, "egress");
   }
 
-  /** The documented defaults: {@link LaneConfig#defaults()}, a 25s grace, a 35s join timeout. */
+  /**
+   * The documented defaults: {@link LaneConfig#defaults()}, a 25s grace, a 35s join timeout, no
+   * egress budget or caps.
+   */
   public static PipelineSettings defaults() {
     return new PipelineSettings(
-        LaneConfig.defaults(), Map.of(), Duration.ofSeconds(25), Duration.ofSeconds(35), Map.of());
+        LaneConfig.defaults(),
+        Map.of(),
+        Duration.ofSeconds(25),
+        Duration.ofSeconds(35),
+        Map.of(),
+        EgressConfig.none());
   }
 
   /** The bounds {@code lane} runs with: its own, else {@link #lanes}. */
@@ -48,7 +60,8 @@ public record PipelineSettings(
 
   /** A copy whose lanes without bounds of their own use {@code bounds}. */
   public PipelineSettings withLanes(LaneConfig bounds) {
-    return new PipelineSettings(bounds, laneOverrides, shutdownGrace, joinTimeout, staticLabels);
+    return new PipelineSettings(
+        bounds, laneOverrides, shutdownGrace, joinTimeout, staticLabels, egress);
   }
 
   /** A copy in which {@code lane} has bounds of its own. */
@@ -56,22 +69,28 @@ public record PipelineSettings(
     Map<Source.Lane, LaneConfig> overrides = new EnumMap<>(Source.Lane.class);
     overrides.putAll(laneOverrides);
     overrides.put(Objects.requireNonNull(lane, "lane"), Objects.requireNonNull(bounds, "bounds"));
-    return new PipelineSettings(lanes, overrides, shutdownGrace, joinTimeout, staticLabels);
+    return new PipelineSettings(lanes, overrides, shutdownGrace, joinTimeout, staticLabels, egress);
   }
 
   /** A copy with another drain budget. */
   public PipelineSettings withShutdownGrace(Duration grace) {
-    return new PipelineSettings(lanes, laneOverrides, grace, joinTimeout, staticLabels);
+    return new PipelineSettings(lanes, laneOverrides, grace, joinTimeout, staticLabels, egress);
   }
 
   /** A copy with another teardown join timeout. */
   public PipelineSettings withJoinTimeout(Duration timeout) {
-    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, timeout, staticLabels);
+    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, timeout, staticLabels, egress);
   }
 
   /** A copy with other static labels. */
   public PipelineSettings withStaticLabels(Map<String, String> labels) {
-    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, joinTimeout, labels);
+    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, joinTimeout, labels, egress);
+  }
+
+  /** A copy with other egress controls. */
+  public PipelineSettings withEgress(EgressConfig controls) {
+    return new PipelineSettings(
+        lanes, laneOverrides, shutdownGrace, joinTimeout, staticLabels, controls);
   }
 
   private static void requireNotNegative(Duration d, String name) {

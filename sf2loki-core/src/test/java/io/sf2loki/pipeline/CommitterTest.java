@@ -14,8 +14,9 @@ class CommitterTest {
   final FakeCheckpointStore store = new FakeCheckpointStore();
   final FakeTerm term = new FakeTerm(3);
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final PipelineMetrics metrics = new PipelineMetrics(registry);
   final Committer committer =
-      new Committer(store, term, new PipelineMetrics(registry), Map.of("a", "0"));
+      new Committer(store, term, metrics, Map.of("a", "0"), Runs.noEgress(metrics));
 
   @Test
   void commitsAllKeysInOneFencedWrite() {

@@ -233,7 +233,7 @@ class LaneOverlapTest {
     BatchHandoff handoff = new BatchHandoff();
     RunControl control = new RunControl();
     PipelineMetrics metrics = new PipelineMetrics(new SimpleMeterRegistry());
-    Committer committer = new Committer(store, term, metrics, Map.of());
+    Committer committer = new Committer(store, term, metrics, Map.of(), Runs.noEgress(metrics));
     LaneShared shared =
         new LaneShared(
             sink.stallWhen(b -> true),
@@ -241,7 +241,8 @@ class LaneOverlapTest {
             control,
             metrics,
             Ticker.SYSTEM,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            Runs.noEgress(metrics));
     Batcher batcher = new Batcher(10, 1_048_576, Duration.ofHours(1));
     LaneProgress progress = new LaneProgress(Source.Lane.BULK, queue, Ticker.SYSTEM);
     Thread batching =

@@ -1,8 +1,10 @@
 package io.sf2loki.pipeline;
 
+import io.sf2loki.config.EgressConfig;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.pipeline.egress.EgressGovernor;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.NamedThreadFactory;
@@ -39,6 +41,12 @@ final class Runs {
         .backoff(Backoff.fixed(Duration.ofMillis(10)))
         .shutdownGrace(TestTiming.seconds(5))
         .joinTimeout(TestTiming.seconds(5));
+  }
+
+  /** A governor without budget or caps, as a run without {@code sink.loki.egress} has. */
+  static EgressGovernor noEgress(PipelineMetrics metrics) {
+    return new EgressGovernor(
+        EgressConfig.none(), Clock.systemUTC(), Ticker.SYSTEM, metrics.egress(), Map.of());
   }
 
   /** The system clock and ticker, seeded jitter, daemon threads. */

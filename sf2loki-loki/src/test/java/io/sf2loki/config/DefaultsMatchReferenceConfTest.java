@@ -43,6 +43,7 @@ class DefaultsMatchReferenceConfTest {
     PipelineSettings defaults = PipelineSettings.defaults();
     assertThat(defaults.lanes()).isEqualTo(LaneConfig.bind(sinkLoki()));
     assertThat(defaults.laneOverrides()).isEmpty();
+    assertThat(defaults.egress()).isEqualTo(EgressConfig.bind(sinkLoki()));
     assertThat(defaults.shutdownGrace())
         .isEqualTo(ServiceConfig.bind(section("service")).shutdownGrace());
   }

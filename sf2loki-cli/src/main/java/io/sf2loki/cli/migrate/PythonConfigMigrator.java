@@ -3,6 +3,7 @@ package io.sf2loki.cli.migrate;
 import static io.sf2loki.cli.migrate.PythonType.BOOL;
 import static io.sf2loki.cli.migrate.PythonType.DURATION;
 import static io.sf2loki.cli.migrate.PythonType.INT;
+import static io.sf2loki.cli.migrate.PythonType.NUMBER;
 import static io.sf2loki.cli.migrate.PythonType.SCALAR_MAP;
 import static io.sf2loki.cli.migrate.PythonType.STRING;
 import static io.sf2loki.cli.migrate.PythonType.STRINGS;
@@ -182,8 +183,49 @@ public final class PythonConfigMigrator {
                   "one list per source here: copied to every source's structured_metadata_fields");
             });
     loki.section("batch").ifPresent(PythonConfigMigrator::batch);
-    loki.drop("egress", "Loki egress caps and the daily byte budget are not built yet");
+    loki.section("egress").ifPresent(PythonConfigMigrator::egress);
     loki.finish();
+  }
+
+  private static void egress(PythonSection egress) {
+    Conversion conversion = egress.conversion();
+    egress.copy("daily_byte_budget", INT, "sink.loki.egress.daily_byte_budget");
+    egress.copy("budget_action", STRING, "sink.loki.egress.budget_action");
+    if (conversion.isSet("sink.loki.egress.daily_byte_budget")) {
+      // The Python original pauses both lanes; ours exempts streaming unless told otherwise.
+      conversion.set("sink.loki.egress.budget_exempt_lanes", List.of());
+      conversion.note(
+          egress.key("daily_byte_budget"),
+          Kind.DEFAULT_WRITTEN,
+          "budget_exempt_lanes = [] keeps the Python behaviour (both lanes pause); the default here"
+              + " is [streaming], which lets Pub/Sub flow when the budget is spent");
+    }
+    rateCap(egress, "max_lines_per_second", "max_lines_per_second");
+    rateCap(egress, "max_bytes_per_second", "max_bytes_per_second");
+    egress.finish();
+  }
+
+  /** One Python cap shared by both lanes becomes each lane's, rounded down to a whole number. */
+  private static void rateCap(PythonSection egress, String name, String target) {
+    egress
+        .convert(name, NUMBER)
+        .map(v -> ((Number) v).doubleValue())
+        .filter(v -> v > 0)
+        .ifPresent(
+            rate -> {
+              long whole = Math.max(1, (long) Math.floor(rate));
+              for (String lane : List.of("streaming", "bulk")) {
+                egress.conversion().set("sink.loki.egress." + lane + "." + target, whole);
+              }
+              egress
+                  .conversion()
+                  .note(
+                      egress.key(name),
+                      Kind.DIFFERENT_SEMANTICS,
+                      "one cap per lane here (streaming and bulk each get "
+                          + whole
+                          + "; together up to twice the Python cap)");
+            });
   }
 
   private static void batch(PythonSection batch) {

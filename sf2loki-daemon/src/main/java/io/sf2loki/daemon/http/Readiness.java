@@ -4,6 +4,7 @@ import io.sf2loki.engine.EngineStatus;
 import io.sf2loki.pipeline.LaneStall;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -13,8 +14,9 @@ import java.util.function.Supplier;
  * progress; 503 with a reason otherwise. The status selects one reason: {@code standby} (with the
  * last term's loss reason, if any), {@code fenced: ...}, the reason label of the failure the engine
  * is backing off from (such as {@code store_unavailable}), {@code not ready} (starting or
- * stopping); a leader is {@code degraded: ...} by the first that applies of Loki pushes failing for
- * too long, then a stalled lane.
+ * stopping); a leader is {@code degraded: ...} by the first that applies of the Loki daily byte
+ * budget spent (a lane paused until the next UTC day), Loki pushes failing for too long, then a
+ * stalled lane.
  */
 public final class Readiness {
 
@@ -57,7 +59,15 @@ public final class Readiness {
 
   /** Why a leader cannot make progress: the first reason that applies, in this order. */
   private Optional<String> degradation(EngineStatus.Leading leading) {
-    return sinkFailing(leading).or(() -> leading.stalled().map(Readiness::stalled));
+    return leading
+        .budgetPausedUntil()
+        .map(Readiness::budgetExhausted)
+        .or(() -> sinkFailing(leading))
+        .or(() -> leading.stalled().map(Readiness::stalled));
+  }
+
+  private static String budgetExhausted(LocalDate until) {
+    return "daily byte budget exhausted, pushes paused until " + until;
   }
 
   private Optional<String> sinkFailing(EngineStatus.Leading leading) {

@@ -121,6 +121,21 @@ class HealthServerTest {
   }
 
   @Test
+  void leaderWhoseDailyByteBudgetIsSpentIsDegradedUntilTheDateItResumes() throws Exception {
+    status.set(
+        new EngineStatus.Leading(
+            3,
+            Optional.of(NOW.minus(Duration.ofMinutes(17))),
+            Optional.empty(),
+            Optional.of(java.time.LocalDate.of(2026, 12, 3))));
+    HttpResponse<String> r = get("/readyz");
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body())
+        .isEqualTo("degraded: daily byte budget exhausted, pushes paused until 2026-12-03\n");
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void briefPushFailuresKeepTheLeaderReady() throws Exception {
     status.set(new EngineStatus.Leading(3, Optional.of(NOW.minus(Duration.ofMinutes(2)))));
     assertThat(get("/readyz").statusCode()).isEqualTo(200);

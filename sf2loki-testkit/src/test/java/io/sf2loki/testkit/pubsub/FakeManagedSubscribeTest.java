@@ -12,6 +12,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.sf2loki.testkit.pubsub.ManagedEventSubscription.Replay;
 import io.sf2loki.testkit.pubsub.ManagedEventSubscription.State;
+import io.sf2loki.testkit.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -227,7 +228,7 @@ class FakeManagedSubscribeTest {
 
   @Test
   void aCommittedIdPastRetentionRestartsAtTheErrorRecoveryReplay() throws Exception {
-    SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     start(
         FakePubSub.builder().clock(clock).retention(Duration.ofHours(72)),
         ManagedEventSubscription.running(NAME, LOGIN, Replay.LATEST)

@@ -10,6 +10,7 @@ import com.salesforce.eventbus.protobuf.SchemaRequest;
 import com.salesforce.eventbus.protobuf.TopicRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.sf2loki.testkit.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -135,7 +136,7 @@ class FakePubSubTest {
 
   @Test
   void anEventPastRetentionCanNoLongerBeResumedFrom() throws Exception {
-    SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     start(FakePubSub.builder().clock(clock).retention(Duration.ofHours(72)));
     ByteString old = fake.publish(LOGIN, Map.of("Username", "old"));
     clock.advance(Duration.ofHours(73));

@@ -1,4 +1,4 @@
-package io.sf2loki.testkit.pubsub;
+package io.sf2loki.testkit.time;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,17 +7,23 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A UTC clock that stands still until a test moves it, for the fake's retention window. */
-final class SettableClock extends Clock {
+/** A UTC wall clock that stands still until a test moves it. Thread-safe. */
+public final class ManualClock extends Clock {
 
   private final AtomicReference<Instant> now;
 
-  SettableClock(Instant start) {
+  public ManualClock(Instant start) {
     this.now = new AtomicReference<>(start);
   }
 
-  void advance(Duration d) {
+  /** Moves the clock forward by {@code d}. */
+  public void advance(Duration d) {
     now.updateAndGet(t -> t.plus(d));
+  }
+
+  /** Sets the clock to {@code instant}. */
+  public void set(Instant instant) {
+    now.set(instant);
   }
 
   @Override
