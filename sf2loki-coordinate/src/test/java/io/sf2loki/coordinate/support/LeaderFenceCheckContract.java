@@ -41,35 +41,51 @@ public abstract class LeaderFenceCheckContract {
 
   private static final Duration STEP = Duration.ofMillis(500);
 
-  @TempDir protected Path dir;
+  @TempDir Path dir;
   private final List<Contender> running = new ArrayList<>();
+  private Backend backend;
   private FencedStore store;
 
-  /** Sets up the backend (a lease file, a mock API server) in {@code dir}. */
-  protected abstract void open(Path dir) throws Exception;
-
-  /** The timeline the coordinators sleep on. */
-  protected abstract SimulatedTime time();
-
   /**
-   * A new coordinator contending as {@code holder}, reading {@code floor} and reporting to {@link
-   * #metrics}.
+   * What a backend gives the scenarios.
+   *
+   * @param time the timeline its coordinators sleep on
+   * @param metrics where its coordinators report
+   * @param renewInterval its renew interval: the fence check's interval
+   * @param coordinators makes a coordinator, not yet run, contending as a holder with a floor
+   * @param resources released after the test (a mock API server)
    */
-  protected abstract Coordinator coordinator(String holder, Optional<EpochFloor> floor)
-      throws Exception;
+  public record Backend(
+      SimulatedTime time,
+      MeterRegistry metrics,
+      Duration renewInterval,
+      Coordinators coordinators,
+      AutoCloseable resources) {}
 
-  /** Where the coordinators report. */
-  protected abstract MeterRegistry metrics();
+  /** Makes the coordinators of a backend. */
+  @FunctionalInterface
+  public interface Coordinators {
+    Coordinator create(String holder, Optional<EpochFloor> floor) throws Exception;
+  }
 
-  /** The backend's renew interval: the fence check's interval. */
-  protected abstract Duration renewInterval();
+  /** Sets up the backend (a lease file, a mock API server) in {@code dir}. */
+  protected abstract Backend open(Path dir) throws Exception;
 
-  /** Releases the backend. */
-  protected abstract void close() throws Exception;
+  private SimulatedTime time() {
+    return backend.time();
+  }
+
+  private Duration renewInterval() {
+    return backend.renewInterval();
+  }
+
+  private Coordinator coordinator(String holder, Optional<EpochFloor> floor) throws Exception {
+    return backend.coordinators().create(holder, floor);
+  }
 
   @BeforeEach
   final void joinTheTimeline() throws Exception {
-    open(dir);
+    backend = open(dir);
     time().join();
   }
 
@@ -82,7 +98,7 @@ public abstract class LeaderFenceCheckContract {
     if (store != null) {
       store.close();
     }
-    close();
+    backend.resources().close();
   }
 
   /** A leader whose every acquire claims its epoch in {@code store}, as the engine does. */
@@ -103,7 +119,7 @@ public abstract class LeaderFenceCheckContract {
   }
 
   private double checks(String outcome) {
-    Counter c = metrics().find("sf2loki_fence_checks").tag("outcome", outcome).counter();
+    Counter c = backend.metrics().find("sf2loki_fence_checks").tag("outcome", outcome).counter();
     return c == null ? 0 : c.count();
   }
 
