@@ -196,8 +196,9 @@ final class TermRunner implements LeadershipListener {
     running = null;
     if (thread != null) {
       boolean led = stopTerm();
-      if (led && !term.isCurrent()) { // lost, not given back: nothing commits during this drain
-        control.status(new EngineStatus.Fenced(term.epoch(), "the lease was lost"));
+      if (led && !term.isCurrent()) { // lost or fenced: nothing commits during this drain
+        control.status(
+            new EngineStatus.Fenced(term.epoch(), term.lossReason().orElse("the lease was lost")));
       }
       if (led) {
         metrics.lost();

@@ -286,14 +286,15 @@ class MetricsReferenceTest {
           eventLogFile("[Logout]", "")
               + """
               state { store = gcs, gcs { bucket = sf2loki-test, object_name = "state.json", endpoint_url = "%s" } }
-              coordinate { type = file_lease, file_lease { path = "%s", holder_id = a } }
+              coordinate { type = file_lease, file_lease { path = "%s", holder_id = a, ttl = 10m, renew_interval = 4m } }
               """
                   .formatted(gcs.endpoint(), dir.resolve("leader.lease"));
       try (ComposedRun run = ComposedRun.start(config(dir.resolve("unused.json"), more))) {
         await()
             .atMost(TestTiming.seconds(30))
             .until(() -> document(gcs).containsKey("eventlogfile:Logout"));
-        // Another replica records a later epoch; the next commit loses the race and is fenced.
+        // Another replica records a later epoch; the next commit loses the race and is fenced
+        // (no renewal, hence no fence check, comes first: renew_interval is 4m).
         Map<String, String> rival = new TreeMap<>(document(gcs));
         rival.put(
             "__fence_epoch__", Long.toString(Long.parseLong(rival.get("__fence_epoch__")) + 10));

@@ -17,9 +17,10 @@ import java.util.OptionalLong;
  * A checkpoint repair made while the pair runs ({@code --fence-leader}): the CLI becomes, for one
  * write, a leader of a strictly higher epoch than any granted so far. It first claims that epoch (a
  * strictly-upward compare-and-set, so no replica can share it), then writes the repair fenced at
- * it. From then on the live leader's commits are refused as stale: it stands by, campaigns again
- * and, as every new term does, starts from what is stored, i.e. the repaired value. Its in-memory
- * positions, older than the repair, are never written back.
+ * it. From then on the live leader's commits are refused as stale, and its lease coordinator's
+ * fence check (at each renewal) ends its term even when it commits nothing: it stands by, campaigns
+ * again and, as every new term does, starts from what is stored, i.e. the repaired value. Its
+ * in-memory positions, older than the repair, are never written back.
  *
  * <p>Claim first, then write: a fenced write alone admits an equal epoch, so a replica that took
  * over with the same epoch between our read of the floor and our write could commit the values it
@@ -53,8 +54,8 @@ final class FencedRepair {
           + epoch
           + ", so "
           + leader
-          + " is refused at its next commit, stands by and resumes from the repaired value"
-          + " once it leads again";
+          + " stands by at its next commit or fence check (within about a lease ttl) and"
+          + " resumes from the repaired value once it leads again";
     }
   }
 

@@ -42,8 +42,9 @@ public final class StateCommand {
   @Mixin GlobalOptions global;
 
   private static final String FENCE_LEADER_HELP =
-      "Repair while the pair runs: claim a higher fence epoch with the write, so the live leader's"
-          + " next commit is refused; it stands by and resumes from the repaired value.";
+      "Repair while the pair runs: claim a higher fence epoch with the write, so the live leader"
+          + " stands by at its next commit or fence check (within about a lease ttl) and resumes"
+          + " from the repaired value.";
 
   private final Clock clock = Clock.systemUTC();
 

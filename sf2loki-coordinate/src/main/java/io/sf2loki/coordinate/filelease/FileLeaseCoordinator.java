@@ -72,7 +72,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       FileLeaseConfig config,
       CoordinatorEnvironment environment,
       Sleeper sleeper) {
-    super(config.renewInterval(), sleeper);
+    super(config.renewInterval(), sleeper, environment);
     this.storage = Objects.requireNonNull(storage, "storage");
     this.holder = Objects.requireNonNull(holder, "holder");
     this.ttl = config.ttl();

@@ -1,11 +1,13 @@
 package io.sf2loki.coordinate.internal;
 
 import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.StopSignal;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,12 @@ import org.slf4j.LoggerFactory;
  * {@code onLose} when leadership is lost; on a graceful stop {@code onLose} runs while the term is
  * still current (the final drain commits while holding the lease, invariant 3) and the lease is
  * released only after it returned.
+ *
+ * <p>After each confirmed renewal the leader checks the store's fence epoch ({@link FenceCheck}).
+ * When it is above the term's (a {@code --fence-leader} repair, or another leader), the term ends
+ * as a lost one does (revoked, then {@code onLose}), the lease is released and the coordinator
+ * campaigns again: the next acquire takes an epoch above the store's, and its term starts from what
+ * is stored.
  */
 public abstract class AbstractLeaseCoordinator implements Coordinator {
 
@@ -31,13 +39,42 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
     CLOSED
   }
 
+  /** The longest a renewal waits for the fence check it starts (a read normally takes ms). */
+  private static final Duration MAX_FENCE_WAIT = Duration.ofSeconds(1);
+
+  /** How a held term ended. */
+  private sealed interface Ending {}
+
+  /** A stop was requested: the lease is handed back after the final drain. */
+  private record Stopped() implements Ending {}
+
+  /** The renewal found the lease lost, for {@code reason}. */
+  private record Lost(String reason) implements Ending {}
+
+  /** The store records {@code storeEpoch}, above the term's: its commits would all be refused. */
+  private record Fenced(long storeEpoch) implements Ending {}
+
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final Duration renewInterval;
   private final Sleeper sleeper;
+  private final FenceCheck fence;
 
-  protected AbstractLeaseCoordinator(Duration renewInterval, Sleeper sleeper) {
+  /**
+   * @param renewInterval how often the leader renews
+   * @param sleeper how to wait between operations
+   * @param environment the store's epoch floor, threads and metrics of the fence check
+   */
+  protected AbstractLeaseCoordinator(
+      Duration renewInterval, Sleeper sleeper, CoordinatorEnvironment environment) {
     this.renewInterval = Objects.requireNonNull(renewInterval, "renewInterval");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    Duration quarter = renewInterval.dividedBy(4);
+    this.fence =
+        new FenceCheck(
+            environment.epochFloor(),
+            quarter.compareTo(MAX_FENCE_WAIT) < 0 ? quarter : MAX_FENCE_WAIT,
+            environment.threads(),
+            environment.metrics());
   }
 
   /** The lease's path or {@code namespace/name}. */
@@ -101,10 +138,10 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   private boolean lead(LeaseTerm term, LeadershipListener listener, StopSignal stop)
       throws InterruptedException {
     LOG.info("acquired lease {} as {} with epoch {}", location(), holder(), term.epoch());
-    Optional<String> lost;
+    Ending ending;
     try {
       listener.onAcquire(term);
-      lost = hold(term, stop);
+      ending = hold(term, stop);
     } catch (Throwable e) {
       // An Error too (in a renewal, in the listener): the term ends and the lease is given back
       // so a standby takes over at once, instead of this replica holding it until it expires.
@@ -116,10 +153,27 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
       }
       throw e;
     }
-    if (lost.isPresent()) {
-      term.revoke(lost.get());
-      LOG.warn("lost lease {} (epoch {}): {}; standing by", location(), term.epoch(), lost.get());
+    if (ending instanceof Lost lost) {
+      term.revoke(lost.reason());
+      LOG.warn(
+          "lost lease {} (epoch {}): {}; standing by", location(), term.epoch(), lost.reason());
       listener.onLose(term);
+      return false;
+    }
+    if (ending instanceof Fenced fenced) {
+      String reason =
+          "the store's fence epoch "
+              + fenced.storeEpoch()
+              + " is above this term's "
+              + term.epoch()
+              + " (a --fence-leader repair or another leader)";
+      term.revoke(reason); // before the drain: nothing it commits could be accepted anyway
+      LOG.warn("{}: ending the term of lease {}, campaigning again", reason, location());
+      try {
+        listener.onLose(term);
+      } finally {
+        release(term); // still ours: given back so that the pair elects again at once
+      }
       return false;
     }
     try {
@@ -133,15 +187,22 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   }
 
   /**
-   * Renews every renew interval. On stop, renews once more so that the final drain has a whole
-   * lease duration.
+   * Renews every renew interval, then checks the store's fence epoch. On stop, renews once more so
+   * that the final drain has a whole lease duration.
    */
-  private Optional<String> hold(LeaseTerm term, StopSignal stop) throws InterruptedException {
+  private Ending hold(LeaseTerm term, StopSignal stop) throws InterruptedException {
     while (true) {
       boolean stopping = pause(untilNextRenewal(), stop);
       Optional<String> lost = renew(term, stop);
-      if (lost.isPresent() || stopping) {
-        return lost;
+      if (lost.isPresent()) {
+        return new Lost(lost.get());
+      }
+      if (stopping) {
+        return new Stopped();
+      }
+      OptionalLong above = fence.check(term, location());
+      if (above.isPresent()) {
+        return new Fenced(above.getAsLong());
       }
     }
   }
@@ -149,5 +210,6 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   @Override
   public void close() {
     state.set(State.CLOSED);
+    fence.close();
   }
 }

@@ -42,7 +42,7 @@ public final class EpochRule {
     if (persisted.isPresent() && persisted.getAsLong() > base) {
       LOG.warn(
           "state store epoch {} is above the epoch {} of lease {}: the lease was lost, deleted or"
-              + " rewritten; claiming epoch {}",
+              + " rewritten, or a --fence-leader repair claimed it; claiming epoch {}",
           persisted.getAsLong(),
           base,
           location,

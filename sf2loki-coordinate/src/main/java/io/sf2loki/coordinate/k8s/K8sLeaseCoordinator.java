@@ -57,7 +57,7 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       K8sLeaseConfig config,
       CoordinatorEnvironment environment,
       Sleeper sleeper) {
-    super(config.renewInterval(), sleeper);
+    super(config.renewInterval(), sleeper, environment);
     this.api = Objects.requireNonNull(api, "api");
     this.identity = Objects.requireNonNull(identity, "identity");
     this.config = config;

@@ -19,6 +19,10 @@ final class FileLeaseFixture {
 
   final SimulatedTime time =
       new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sim"));
+
+  /** Where every coordinator of this fixture reports. */
+  final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+
   final Path lease;
   final FileLeaseConfig config;
 
@@ -34,8 +38,7 @@ final class FileLeaseFixture {
   FileLeaseCoordinator coordinator(
       FileLeaseStorage storage, String holder, Optional<EpochFloor> floor) {
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(
-            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
+        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, metrics, Map.of());
     return new FileLeaseCoordinator(storage, holder, config, env, time::sleep);
   }
 

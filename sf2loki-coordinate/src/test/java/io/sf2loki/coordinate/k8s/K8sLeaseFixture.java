@@ -30,6 +30,10 @@ final class K8sLeaseFixture implements AutoCloseable {
 
   final SimulatedTime time =
       new SimulatedTime(Instant.parse("2026-01-01T12:00:00Z"), new NamedThreadFactory("sim"));
+
+  /** Where every coordinator of this fixture reports. */
+  final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+
   final K8sLeaseConfig config =
       new K8sLeaseConfig(
           "default", "sf2loki-leader", Optional.empty(), DURATION, RENEW, Optional.empty());
@@ -56,8 +60,7 @@ final class K8sLeaseFixture implements AutoCloseable {
 
   K8sLeaseCoordinator coordinator(String identity, Optional<EpochFloor> floor) throws Exception {
     CoordinatorEnvironment env =
-        new CoordinatorEnvironment(
-            time.clock(), time.ticker(), floor, new SimpleMeterRegistry(), Map.of());
+        new CoordinatorEnvironment(time.clock(), time.ticker(), floor, metrics, Map.of());
     return new K8sLeaseCoordinator(api(), identity, config, env, time::sleep);
   }
 
