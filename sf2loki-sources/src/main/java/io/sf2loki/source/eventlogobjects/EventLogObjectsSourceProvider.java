@@ -137,7 +137,12 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
             env.metrics());
     ObjectPoller poller =
         new ObjectPoller(
-            rest, new ObjectEmitter(shaper), metrics, config.maxCatchupRecords(), salesforceNow);
+            rest,
+            new ObjectEmitter(shaper),
+            metrics,
+            config.maxCatchupRecords(),
+            salesforceNow,
+            config.window());
     return new EventLogObjectsSource(
         config.objects(), poller, metrics, env.ticker(), jitter, resources, rest, budget);
   }
