@@ -223,7 +223,8 @@ class BackfillCommandTest {
     CliRun run = fx.backfill("--source", "pubsub", "--since", "2026-07-01");
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("not supported by backfill (supported: eventlogfile)");
+    assertThat(run.err())
+        .contains("not supported by backfill (supported: eventlogfile, eventlog_objects)");
   }
 
   @Test

@@ -39,7 +39,18 @@ final class BackfillFixture implements AutoCloseable {
   final Path daemonState;
   final Path backfillState;
 
+  /** The EventLogFile source of the default fixture. */
+  static final String ELF =
+      "sources.eventlogfile { enabled = true, event_types = [Login, API], poll_interval = 1s }";
+
   BackfillFixture(Path dir) throws IOException {
+    this(dir, ELF);
+  }
+
+  /**
+   * @param sources the {@code sources} lines of the daemon's configuration
+   */
+  BackfillFixture(Path dir, String sources) throws IOException {
     this.dir = dir;
     this.loki = FakeLoki.start();
     this.daemonState = dir.resolve("state.json");
@@ -54,7 +65,7 @@ final class BackfillFixture implements AutoCloseable {
           client_id = cid
           client_secret = secret
         }
-        sources.eventlogfile { enabled = true, event_types = [Login, API], poll_interval = 1s }
+        %s
         sink.loki { url = "%s", batch { flush_interval = 100ms, max_entries = 100 } }
         state { store = file, file.path = "%s" }
         service {
@@ -65,6 +76,7 @@ final class BackfillFixture implements AutoCloseable {
         """
             .formatted(
                 salesforce.baseUrl(),
+                sources,
                 loki.baseUri(),
                 daemonState,
                 TestTiming.seconds(5).toMillis()),

@@ -4,6 +4,9 @@ import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.salesforce.auth.AuthException;
+import io.sf2loki.source.eventlogobjects.EventLogObjectsConfig;
+import io.sf2loki.source.eventlogobjects.ObjectRetention;
+import io.sf2loki.source.eventlogobjects.ObjectSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -12,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code sf2loki-cli backfill}: re-ingests a past window into Loki beside a running daemon. The
@@ -53,7 +57,9 @@ public final class Backfill {
     err.flush();
     if (request.dryRun()) {
       try {
-        return new DryRun(config, request, clock, out).run();
+        return request.source().equals(BackfillRequest.EVENTLOG_OBJECTS)
+            ? new ObjectsDryRun(config, request, clock, out).run()
+            : new DryRun(config, request, clock, out).run();
       } catch (AuthException e) {
         throw new BackfillFailedException(
             "backfill dry run: Salesforce authentication failed: " + e.getMessage(), e);
@@ -73,14 +79,17 @@ public final class Backfill {
             + " with backfill=\"true\"; progress in "
             + config.store().location());
     out.flush();
-    return new BackfillRun(config, clock, variables, out).run();
+    return new BackfillRun(config, clock, variables, out)
+        .run(request.source().equals(BackfillRequest.EVENTLOGFILE));
   }
 
   /** Windows Salesforce or Loki cannot honour in full. */
   List<String> warnings(Sf2LokiConfig config, BackfillRequest request) {
     Instant now = clock.instant();
     List<String> out = new ArrayList<>();
-    if (request.since().isBefore(now.minus(ELF_RETENTION))) {
+    if (request.source().equals(BackfillRequest.EVENTLOG_OBJECTS)) {
+      objectRetention(config, request.since(), now).ifPresent(out::add);
+    } else if (request.since().isBefore(now.minus(ELF_RETENTION))) {
       out.add(
           "--since "
               + request.since()
@@ -101,5 +110,29 @@ public final class Backfill {
               + age.fate());
     }
     return out;
+  }
+
+  /** The objects whose retention Salesforce documents and the window reaches beyond. */
+  private static Optional<String> objectRetention(
+      Sf2LokiConfig config, Instant since, Instant now) {
+    EventLogObjectsConfig objects =
+        EventLogObjectsConfig.bind(config.loaded().reader().section("sources.eventlog_objects"));
+    List<String> expired =
+        objects.objects().stream()
+            .map(ObjectSpec::name)
+            .filter(
+                o -> ObjectRetention.of(o).filter(r -> since.isBefore(now.minus(r))).isPresent())
+            .toList();
+    if (expired.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "--since "
+            + since
+            + " is more than "
+            + ObjectRetention.SIX_MONTHS.toDays()
+            + " days ago: Salesforce keeps "
+            + String.join(", ", expired)
+            + " for about six months, so the older part of the window has nothing left to read");
   }
 }

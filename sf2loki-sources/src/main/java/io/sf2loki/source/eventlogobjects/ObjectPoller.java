@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,7 +71,7 @@ final class ObjectPoller {
 
   Outcome poll(ObjectSpec spec, SourceContext ctx)
       throws SalesforceApiException, AuthException, InterruptedException {
-    ObjectCursor cursor = cursors.computeIfAbsent(spec.name(), n -> load(spec, ctx));
+    ObjectCursor cursor = cursors.computeIfAbsent(spec.name(), n -> load(spec, ctx::checkpoint));
     Instant now = salesforceNow.get();
     Optional<Instant> settle = settleBound(spec, now);
     ObjectQueries soql = new ObjectQueries(spec, settle, window.until());
@@ -150,9 +151,10 @@ final class ObjectPoller {
     return Outcome.STALLED;
   }
 
-  private ObjectCursor load(ObjectSpec spec, SourceContext ctx) {
+  /** The cursor a run resumes {@code spec} from, given the committed {@code checkpoints}. */
+  ObjectCursor load(ObjectSpec spec, Function<String, Optional<String>> checkpoints) {
     Optional<Instant> start = window.start();
-    Optional<String> stored = ctx.checkpoint(spec.checkpointKey());
+    Optional<String> stored = checkpoints.apply(spec.checkpointKey());
     if (stored.isPresent()) {
       try {
         ObjectCursor cursor = ObjectCursor.decode(stored.get());
