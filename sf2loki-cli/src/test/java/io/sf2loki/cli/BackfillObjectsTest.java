@@ -2,25 +2,19 @@ package io.sf2loki.cli;
 
 import static io.sf2loki.cli.BackfillFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.AcceptedEntry;
-import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.EventObjects;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -139,16 +133,8 @@ class BackfillObjectsTest {
     for (int i = 0; i < 1_800; i++) {
       audit.add(objects.add("SetupAuditTrail", from.plusSeconds(i)));
     }
-    fx.loki.addFault(new Fault.Latency(Duration.ofMillis(100), 1_000));
-    CompletableFuture<CliRun> first =
-        CompletableFuture.supplyAsync(() -> backfill("--objects", "SetupAuditTrail"));
-    await().atMost(TestTiming.seconds(60)).until(() -> fx.loki.lines().size() >= 700);
-    fx.loki.clearFaults();
-    fx.loki.addFault(Fault.status(500, 100_000));
-
-    CliRun aborted = first.get(TestTiming.seconds(60).toMillis(), TimeUnit.MILLISECONDS);
+    CliRun aborted = fx.abortMidRun(700, () -> backfill("--objects", "SetupAuditTrail"));
     int landedBefore = fx.loki.lines().size();
-    fx.loki.clearFaults();
     CliRun resumed = backfill("--objects", "SetupAuditTrail");
 
     assertThat(aborted.exitCode()).isEqualTo(1);

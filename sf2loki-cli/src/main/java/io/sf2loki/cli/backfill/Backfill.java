@@ -58,7 +58,7 @@ public final class Backfill {
     if (request.dryRun()) {
       try {
         return request.source().equals(BackfillRequest.EVENTLOG_OBJECTS)
-            ? new ObjectsDryRun(config, request, clock, out).run()
+            ? ObjectsDryRun.run(config, request, clock, out)
             : new DryRun(config, request, clock, out).run();
       } catch (AuthException e) {
         throw new BackfillFailedException(

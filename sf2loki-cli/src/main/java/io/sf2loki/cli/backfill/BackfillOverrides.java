@@ -100,10 +100,7 @@ final class BackfillOverrides {
    * shaping, another type inherits the {@code *} entry's, else it is a bare name.
    */
   private static List<Object> eventTypes(Config c, String section, List<String> requested) {
-    Map<String, Object> configured = new LinkedHashMap<>();
-    for (Object entry : c.getList(section + ".event_types").unwrapped()) {
-      name(entry).ifPresent(n -> configured.put(n, entry));
-    }
+    Map<String, Object> configured = entriesByName(c, section + ".event_types");
     List<Object> out = new ArrayList<>();
     for (String type : requested) {
       Object own = configured.get(type);
@@ -125,15 +122,21 @@ final class BackfillOverrides {
    * settings; another object (one of a preset, or none configured) gets its defaults.
    */
   private static List<Object> objects(Config c, String section, List<String> requested) {
-    Map<String, Object> configured = new LinkedHashMap<>();
-    for (Object entry : c.getList(section + ".objects").unwrapped()) {
-      name(entry).ifPresent(n -> configured.put(n, entry));
-    }
+    Map<String, Object> configured = entriesByName(c, section + ".objects");
     List<Object> out = new ArrayList<>();
     for (String object : requested) {
       out.add(configured.getOrDefault(object, Map.of("name", object)));
     }
     return out;
+  }
+
+  /** The entries of the list at {@code path} (names or objects with a name), by name. */
+  private static Map<String, Object> entriesByName(Config c, String path) {
+    Map<String, Object> byName = new LinkedHashMap<>();
+    for (Object entry : c.getList(path).unwrapped()) {
+      name(entry).ifPresent(n -> byName.put(n, entry));
+    }
+    return byName;
   }
 
   private static Optional<String> name(Object entry) {

@@ -54,15 +54,7 @@ final class DryRun {
         EventLogFileSourceProvider.inventory(factory, env).orElseThrow()) {
       listing = inventory.list(committed, cutoff);
     }
-    out.println(
-        "backfill dry run: nothing is sent; listed "
-            + request.source()
-            + " from "
-            + request.since()
-            + " until "
-            + request.until()
-            + (committed.isEmpty() ? "" : ", resuming from the progress in ")
-            + (committed.isEmpty() ? "" : config.store().location()));
+    out.println(header("listed", config, request, committed));
     Totals total = new Totals();
     for (TypeListing t : listing.types()) {
       long rows = t.estimateRows();
@@ -116,14 +108,23 @@ final class DryRun {
             + " org limits read (this dry run made "
             + calls(registry)
             + ")");
-    out.println(
-        "  too_old: files created before "
-            + cutoff
-            + " ("
-            + age.describe()
-            + "): their entries would be "
-            + age.fate());
+    out.println("  too_old: files created before " + age.beyond(cutoff));
     return 0;
+  }
+
+  /** {@code backfill dry run: nothing is sent; <verb> <source> from … until …[, resuming …]}. */
+  static String header(
+      String verb, Sf2LokiConfig config, BackfillRequest request, Map<String, String> committed) {
+    return "backfill dry run: nothing is sent; "
+        + verb
+        + " "
+        + request.source()
+        + " from "
+        + request.since()
+        + " until "
+        + request.until()
+        + (committed.isEmpty() ? "" : ", resuming from the progress in ")
+        + (committed.isEmpty() ? "" : config.store().location());
   }
 
   /** What a source of the dry run sees: the run's clock and labels, {@code registry}'s meters. */

@@ -28,19 +28,11 @@ import java.util.OptionalLong;
  */
 final class ObjectsDryRun {
 
-  private final Sf2LokiConfig config;
-  private final BackfillRequest request;
-  private final Clock clock;
-  private final PrintWriter out;
+  private ObjectsDryRun() {}
 
-  ObjectsDryRun(Sf2LokiConfig config, BackfillRequest request, Clock clock, PrintWriter out) {
-    this.config = config;
-    this.request = request;
-    this.clock = clock;
-    this.out = out;
-  }
-
-  int run() throws AuthException, InterruptedException, IOException {
+  /** Counts, prints the estimate and returns 0. */
+  static int run(Sf2LokiConfig config, BackfillRequest request, Clock clock, PrintWriter out)
+      throws AuthException, InterruptedException, IOException {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Map<String, String> committed = DryRun.committed(config, clock, registry);
     LokiAge age = LokiAge.of(config);
@@ -52,15 +44,7 @@ final class ObjectsDryRun {
             .orElseThrow()) {
       inventory = objects.count(committed, cutoff);
     }
-    out.println(
-        "backfill dry run: nothing is sent; counted "
-            + request.source()
-            + " from "
-            + request.since()
-            + " until "
-            + request.until()
-            + (committed.isEmpty() ? "" : ", resuming from the progress in ")
-            + (committed.isEmpty() ? "" : config.store().location()));
+    out.println(DryRun.header("counted", config, request, committed));
     long rows = 0;
     long oldRows = 0;
     long pages = 0;
@@ -117,13 +101,7 @@ final class ObjectsDryRun {
     out.println(
         "  bytes: unknown until fetched: Salesforce lists no sizes for event objects (each row"
             + " becomes one line of its canonical JSON)");
-    out.println(
-        "  too_old: rows older than "
-            + cutoff
-            + " ("
-            + age.describe()
-            + "): their entries would be "
-            + age.fate());
+    out.println("  too_old: rows older than " + age.beyond(cutoff));
     return 0;
   }
 

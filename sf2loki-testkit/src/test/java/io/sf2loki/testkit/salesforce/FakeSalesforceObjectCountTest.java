@@ -3,9 +3,7 @@ package io.sf2loki.testkit.salesforce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,12 +28,6 @@ class FakeSalesforceObjectCountTest {
     sf.close();
   }
 
-  private HttpResponse<String> query(String soql) throws Exception {
-    return http.get(
-        http.accessToken(),
-        "/services/data/v60.0/query?q=" + URLEncoder.encode(soql, StandardCharsets.UTF_8));
-  }
-
   @Test
   void aCountAnswersTheRowsInsideTheWindowAsTotalSizeWithoutRecords() throws Exception {
     sf.eventObjects().define("SetupAuditTrail", "CreatedDate", false);
@@ -44,7 +36,7 @@ class FakeSalesforceObjectCountTest {
     }
 
     HttpResponse<String> r =
-        query(
+        http.query(
             "SELECT COUNT() FROM SetupAuditTrail WHERE CreatedDate >= 2026-06-30T00:01:00.000Z"
                 + " AND CreatedDate < 2026-06-30T00:04:00.000Z");
 
@@ -61,7 +53,7 @@ class FakeSalesforceObjectCountTest {
     String first = sf.eventObjects().addTieGroup("Order_Event__c", T, 3).get(0);
 
     HttpResponse<String> r =
-        query(
+        http.query(
             "SELECT COUNT() FROM Order_Event__c WHERE (CreatedDate > 2026-06-30T00:00:00.000Z OR"
                 + " (CreatedDate = 2026-06-30T00:00:00.000Z AND Id > '"
                 + first
@@ -75,7 +67,7 @@ class FakeSalesforceObjectCountTest {
     sf.eventObjects().define("LoginEvent", "EventDate", true);
 
     HttpResponse<String> r =
-        query("SELECT COUNT() FROM LoginEvent WHERE EventDate >= 2026-06-30T00:00:00.000Z");
+        http.query("SELECT COUNT() FROM LoginEvent WHERE EventDate >= 2026-06-30T00:00:00.000Z");
 
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(r.body()).contains("BIG_OBJECT_UNSUPPORTED_OPERATION");
@@ -85,7 +77,7 @@ class FakeSalesforceObjectCountTest {
   void aCountIsOneCallAgainstTheDailyLimit() throws Exception {
     sf.eventObjects().define("LoginHistory", "LoginTime", false);
 
-    query("SELECT COUNT() FROM LoginHistory WHERE LoginTime >= 2026-06-30T00:00:00.000Z");
+    http.query("SELECT COUNT() FROM LoginHistory WHERE LoginTime >= 2026-06-30T00:00:00.000Z");
 
     assertThat(sf.apiUsage().used()).isEqualTo(1);
   }
