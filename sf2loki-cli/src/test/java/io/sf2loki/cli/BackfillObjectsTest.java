@@ -198,6 +198,18 @@ class BackfillObjectsTest {
   }
 
   @Test
+  void anUntilInsideTheSettleWindowIsWarnedAboutBecauseTheRunWaitsForIt() {
+    CliRun dry =
+        fx.backfill(
+            "--source", "eventlog_objects", "--since", hoursAgo(10).toString(), "--dry-run");
+
+    assertThat(dry.exitCode()).as(dry.err()).isZero();
+    assertThat(dry.err())
+        .contains("backfill WARN: --until", "inside the objects' settle_window (5m)");
+    assertThat(dry.out()).contains("--until is inside its settle_window");
+  }
+
+  @Test
   void aWindowOlderThanTheObjectsRetentionAndLokisMaxAgeIsWarnedAboutAndCounted() {
     objects.add("SetupAuditTrail", now.minus(8, ChronoUnit.DAYS));
     objects.add("SetupAuditTrail", hoursAgo(5));

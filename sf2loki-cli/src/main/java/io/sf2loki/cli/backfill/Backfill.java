@@ -4,9 +4,6 @@ import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.salesforce.auth.AuthException;
-import io.sf2loki.source.eventlogobjects.EventLogObjectsConfig;
-import io.sf2loki.source.eventlogobjects.ObjectRetention;
-import io.sf2loki.source.eventlogobjects.ObjectSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -15,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code sf2loki-cli backfill}: re-ingests a past window into Loki beside a running daemon. The
@@ -83,12 +79,12 @@ public final class Backfill {
         .run(request.source().equals(BackfillRequest.EVENTLOGFILE));
   }
 
-  /** Windows Salesforce or Loki cannot honour in full. */
+  /** Windows Salesforce or Loki cannot honour in full, or that keep a run waiting. */
   List<String> warnings(Sf2LokiConfig config, BackfillRequest request) {
     Instant now = clock.instant();
     List<String> out = new ArrayList<>();
     if (request.source().equals(BackfillRequest.EVENTLOG_OBJECTS)) {
-      objectRetention(config, request.since(), now).ifPresent(out::add);
+      out.addAll(ObjectWarnings.of(config, request, now));
     } else if (request.since().isBefore(now.minus(ELF_RETENTION))) {
       out.add(
           "--since "
@@ -110,29 +106,5 @@ public final class Backfill {
               + age.fate());
     }
     return out;
-  }
-
-  /** The objects whose retention Salesforce documents and the window reaches beyond. */
-  private static Optional<String> objectRetention(
-      Sf2LokiConfig config, Instant since, Instant now) {
-    EventLogObjectsConfig objects =
-        EventLogObjectsConfig.bind(config.loaded().reader().section("sources.eventlog_objects"));
-    List<String> expired =
-        objects.objects().stream()
-            .map(ObjectSpec::name)
-            .filter(
-                o -> ObjectRetention.of(o).filter(r -> since.isBefore(now.minus(r))).isPresent())
-            .toList();
-    if (expired.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        "--since "
-            + since
-            + " is more than "
-            + ObjectRetention.SIX_MONTHS.toDays()
-            + " days ago: Salesforce keeps "
-            + String.join(", ", expired)
-            + " for about six months, so the older part of the window has nothing left to read");
   }
 }
