@@ -2,24 +2,18 @@ package io.sf2loki.cli;
 
 import static io.sf2loki.cli.BackfillFixture.field;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.testkit.TestTiming;
-import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -107,21 +101,15 @@ class BackfillCommandTest {
       logins.add(fx.file("Login", hoursAgo(9 - i), 300));
     }
     // slow pushes keep the run mid-window until Loki starts failing
-    fx.loki.addFault(new Fault.Latency(Duration.ofMillis(100), 1_000));
-    CompletableFuture<CliRun> first =
-        CompletableFuture.supplyAsync(
+    CliRun aborted =
+        fx.abortMidRun(
+            700,
             () ->
                 fx.backfill(
                     "--source", "eventlogfile",
                     "--since", hoursAgo(10).toString(),
                     "--event-types", "Login"));
-    await().atMost(TestTiming.seconds(60)).until(() -> fx.loki.lines().size() >= 700);
-    fx.loki.clearFaults();
-    fx.loki.addFault(Fault.status(500, 100_000));
-
-    CliRun aborted = first.get(TestTiming.seconds(60).toMillis(), TimeUnit.MILLISECONDS);
     int landedBefore = fx.loki.lines().size();
-    fx.loki.clearFaults();
     CliRun resumed =
         fx.backfill(
             "--source", "eventlogfile",
@@ -223,7 +211,8 @@ class BackfillCommandTest {
     CliRun run = fx.backfill("--source", "pubsub", "--since", "2026-07-01");
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("not supported by backfill (supported: eventlogfile)");
+    assertThat(run.err())
+        .contains("not supported by backfill (supported: eventlogfile, eventlog_objects)");
   }
 
   @Test

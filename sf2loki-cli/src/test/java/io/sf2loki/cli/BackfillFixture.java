@@ -1,5 +1,7 @@
 package io.sf2loki.cli;
 
+import static org.awaitility.Awaitility.await;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.Sf2LokiConfig;
@@ -9,6 +11,7 @@ import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.loki.AcceptedEntry;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
@@ -17,11 +20,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,7 +46,18 @@ final class BackfillFixture implements AutoCloseable {
   final Path daemonState;
   final Path backfillState;
 
+  /** The EventLogFile source of the default fixture. */
+  static final String ELF =
+      "sources.eventlogfile { enabled = true, event_types = [Login, API], poll_interval = 1s }";
+
   BackfillFixture(Path dir) throws IOException {
+    this(dir, ELF);
+  }
+
+  /**
+   * @param sources the {@code sources} lines of the daemon's configuration
+   */
+  BackfillFixture(Path dir, String sources) throws IOException {
     this.dir = dir;
     this.loki = FakeLoki.start();
     this.daemonState = dir.resolve("state.json");
@@ -54,7 +72,7 @@ final class BackfillFixture implements AutoCloseable {
           client_id = cid
           client_secret = secret
         }
-        sources.eventlogfile { enabled = true, event_types = [Login, API], poll_interval = 1s }
+        %s
         sink.loki { url = "%s", batch { flush_interval = 100ms, max_entries = 100 } }
         state { store = file, file.path = "%s" }
         service {
@@ -65,6 +83,7 @@ final class BackfillFixture implements AutoCloseable {
         """
             .formatted(
                 salesforce.baseUrl(),
+                sources,
                 loki.baseUri(),
                 daemonState,
                 TestTiming.seconds(5).toMillis()),
@@ -107,6 +126,21 @@ final class BackfillFixture implements AutoCloseable {
     all[2] = "backfill";
     System.arraycopy(args, 0, all, 3, args.length);
     return CliRun.of(all);
+  }
+
+  /**
+   * Runs {@code backfill} with slow Loki pushes until {@code landed} lines are in Loki, then lets
+   * Loki fail until the run gives up; returns the aborted run, Loki healthy again.
+   */
+  CliRun abortMidRun(int landed, Supplier<CliRun> backfill) throws Exception {
+    loki.addFault(new Fault.Latency(Duration.ofMillis(100), 1_000));
+    CompletableFuture<CliRun> first = CompletableFuture.supplyAsync(backfill);
+    await().atMost(TestTiming.seconds(60)).until(() -> loki.lines().size() >= landed);
+    loki.clearFaults();
+    loki.addFault(Fault.status(500, 100_000));
+    CliRun aborted = first.get(TestTiming.seconds(60).toMillis(), TimeUnit.MILLISECONDS);
+    loki.clearFaults();
+    return aborted;
   }
 
   /**

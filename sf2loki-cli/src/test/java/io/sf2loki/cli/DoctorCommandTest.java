@@ -42,11 +42,12 @@ class DoctorCommandTest {
         .containsPattern("PASS +config +sources=none sink=loki store=file coordinate=noop")
         .containsPattern("PASS +auth +flow=client_credentials instance_url=.* org_id=00D")
         .containsPattern("PASS +clock_skew")
+        .containsPattern("PASS +limits +\\d+ of 15000 calls left")
         .containsPattern("PASS +loki")
         .containsPattern("PASS +state")
         .containsPattern("SKIP +lease +coordinate.type = noop")
         .containsPattern("SKIP +k8s_rbac")
-        .contains("5 passed, 0 warnings, 0 failed, 2 skipped");
+        .contains("6 passed, 0 warnings, 0 failed, 2 skipped");
   }
 
   @Test
@@ -56,12 +57,13 @@ class DoctorCommandTest {
     List<String> names = new ArrayList<>();
     report.path("checks").forEach(c -> names.add(c.path("name").asText()));
     assertThat(names)
-        .containsExactly("config", "auth", "clock_skew", "loki", "state", "lease", "k8s_rbac");
+        .containsExactly(
+            "config", "auth", "clock_skew", "limits", "loki", "state", "lease", "k8s_rbac");
     JsonNode auth = check(report, "auth").orElseThrow();
     assertThat(auth.path("status").asText()).isEqualTo("PASS");
     assertThat(auth.path("remedy").isNull()).isTrue();
     assertThat(auth.path("duration_ms").isIntegralNumber()).isTrue();
-    assertThat(report.path("summary").path("passed").asInt()).isEqualTo(5);
+    assertThat(report.path("summary").path("passed").asInt()).isEqualTo(6);
     assertThat(report.path("summary").path("skipped").asInt()).isEqualTo(2);
     assertThat(report.path("exit_code").asInt()).isZero();
   }

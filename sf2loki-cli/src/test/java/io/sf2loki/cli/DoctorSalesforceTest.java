@@ -2,6 +2,9 @@ package io.sf2loki.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sf2loki.cli.doctor.CheckReport;
 import io.sf2loki.testkit.salesforce.Fault;
@@ -14,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** auth, clock_skew and the per-source permission checks against the fake org. */
 class DoctorSalesforceTest {
@@ -99,6 +103,32 @@ class DoctorSalesforceTest {
     assertThat(status(auth)).isEqualTo("FAIL");
     assertThat(auth.path("detail").asText()).contains("transport");
     assertThat(auth.path("remedy").asText()).contains("salesforce.login_url");
+  }
+
+  @Test
+  void aTokenEndpointFailingWith503FailsAfterOneRequestWithoutRetrying() throws Exception {
+    fx.sf.inject(new Fault.Status(Route.TOKEN, 503, "{}", 10));
+    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    root.addAppender(logged);
+    CliRun run;
+    try {
+      run = fx.doctor(ELF + OBJECTS, "--json");
+    } finally {
+      root.detachAppender(logged);
+    }
+
+    JsonNode auth = DoctorFixture.check(DoctorFixture.report(run), "auth").orElseThrow();
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(status(auth)).isEqualTo("FAIL");
+    assertThat(auth.path("detail").asText()).startsWith("Salesforce unreachable").contains("503");
+    assertThat(auth.path("remedy").asText()).contains("status.salesforce.com");
+    assertThat(fx.sf.stats().requests(Route.TOKEN)).isEqualTo(1);
+    assertThat(run.err()).doesNotContainIgnoringCase("retrying");
+    assertThat(logged.list)
+        .extracting(ILoggingEvent::getFormattedMessage)
+        .noneMatch(m -> m.contains("retrying"));
   }
 
   @Test

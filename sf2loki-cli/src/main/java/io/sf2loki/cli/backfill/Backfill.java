@@ -53,7 +53,9 @@ public final class Backfill {
     err.flush();
     if (request.dryRun()) {
       try {
-        return new DryRun(config, request, clock, out).run();
+        return request.source().equals(BackfillRequest.EVENTLOG_OBJECTS)
+            ? ObjectsDryRun.run(config, request, clock, out)
+            : new DryRun(config, request, clock, out).run();
       } catch (AuthException e) {
         throw new BackfillFailedException(
             "backfill dry run: Salesforce authentication failed: " + e.getMessage(), e);
@@ -73,14 +75,17 @@ public final class Backfill {
             + " with backfill=\"true\"; progress in "
             + config.store().location());
     out.flush();
-    return new BackfillRun(config, clock, variables, out).run();
+    return new BackfillRun(config, clock, variables, out)
+        .run(request.source().equals(BackfillRequest.EVENTLOGFILE));
   }
 
-  /** Windows Salesforce or Loki cannot honour in full. */
+  /** Windows Salesforce or Loki cannot honour in full, or that keep a run waiting. */
   List<String> warnings(Sf2LokiConfig config, BackfillRequest request) {
     Instant now = clock.instant();
     List<String> out = new ArrayList<>();
-    if (request.since().isBefore(now.minus(ELF_RETENTION))) {
+    if (request.source().equals(BackfillRequest.EVENTLOG_OBJECTS)) {
+      out.addAll(ObjectWarnings.of(config, request, now));
+    } else if (request.since().isBefore(now.minus(ELF_RETENTION))) {
       out.add(
           "--since "
               + request.since()

@@ -15,10 +15,10 @@ import java.util.Optional;
 /**
  * Turns the daemon's configuration into the backfill's, key by key, so the run is the daemon's own
  * engine with: only the requested source enabled, bounded by {@code start}/{@code until} and
- * optionally fewer event types; the {@code noop} coordinator (it never joins the election); the
- * checkpoint store pointed at a document of its own next to the daemon's; and a dead-letter file of
- * its own. Everything else (Salesforce, Loki, batching, retries, time windows, shaping) is the
- * daemon's.
+ * optionally fewer event types (or objects); the {@code noop} coordinator (it never joins the
+ * election); the checkpoint store pointed at a document of its own next to the daemon's; and a
+ * dead-letter file of its own. Everything else (Salesforce, Loki, batching, retries, time windows,
+ * shaping) is the daemon's.
  */
 final class BackfillOverrides {
 
@@ -47,7 +47,11 @@ final class BackfillOverrides {
     String section = "sources." + request.source();
     c = set(c, section + ".start", request.since().toString());
     c = set(c, section + ".until", request.until().toString());
-    if (!request.eventTypes().isEmpty()) {
+    if (!request.eventTypes().isEmpty()
+        && request.source().equals(BackfillRequest.EVENTLOG_OBJECTS)) {
+      c = set(c, section + ".objects", objects(c, section, request.eventTypes()));
+      c = set(c, section + ".presets", List.of());
+    } else if (!request.eventTypes().isEmpty()) {
       c = set(c, section + ".event_types", eventTypes(c, section, request.eventTypes()));
     }
     c = set(c, "coordinate.type", "noop");
@@ -96,10 +100,7 @@ final class BackfillOverrides {
    * shaping, another type inherits the {@code *} entry's, else it is a bare name.
    */
   private static List<Object> eventTypes(Config c, String section, List<String> requested) {
-    Map<String, Object> configured = new LinkedHashMap<>();
-    for (Object entry : c.getList(section + ".event_types").unwrapped()) {
-      name(entry).ifPresent(n -> configured.put(n, entry));
-    }
+    Map<String, Object> configured = entriesByName(c, section + ".event_types");
     List<Object> out = new ArrayList<>();
     for (String type : requested) {
       Object own = configured.get(type);
@@ -114,6 +115,28 @@ final class BackfillOverrides {
       }
     }
     return out;
+  }
+
+  /**
+   * The requested objects as {@code objects} entries: a configured entry of that name keeps its
+   * settings; another object (one of a preset, or none configured) gets its defaults.
+   */
+  private static List<Object> objects(Config c, String section, List<String> requested) {
+    Map<String, Object> configured = entriesByName(c, section + ".objects");
+    List<Object> out = new ArrayList<>();
+    for (String object : requested) {
+      out.add(configured.getOrDefault(object, Map.of("name", object)));
+    }
+    return out;
+  }
+
+  /** The entries of the list at {@code path} (names or objects with a name), by name. */
+  private static Map<String, Object> entriesByName(Config c, String path) {
+    Map<String, Object> byName = new LinkedHashMap<>();
+    for (Object entry : c.getList(path).unwrapped()) {
+      name(entry).ifPresent(n -> byName.put(n, entry));
+    }
+    return byName;
   }
 
   private static Optional<String> name(Object entry) {

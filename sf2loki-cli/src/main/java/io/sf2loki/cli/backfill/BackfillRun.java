@@ -53,10 +53,11 @@ final class BackfillRun {
   /**
    * Runs and prints the summary.
    *
+   * @param files whether the source reads files (EventLogFile), whose counts the summary shows
    * @return 0 when done
    * @throws BackfillFailedException when the run did not finish, saying what to do
    */
-  int run() throws InterruptedException {
+  int run(boolean files) throws InterruptedException {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     NamedThreadFactory threads = new NamedThreadFactory("sf2loki-backfill");
     EngineEnvironment environment =
@@ -93,7 +94,7 @@ final class BackfillRun {
     }
     Duration elapsed = Duration.ofNanos(Ticker.SYSTEM.nanoTime() - started);
     boolean finished = outcome instanceof EngineOutcome.Finished;
-    out.println(new RunSummary(registry, elapsed, finished).render());
+    out.println(new RunSummary(registry, elapsed, finished, files).render());
     if (finished) {
       return 0;
     }

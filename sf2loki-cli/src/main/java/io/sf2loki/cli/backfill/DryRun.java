@@ -44,33 +44,17 @@ final class DryRun {
 
   int run() throws AuthException, InterruptedException, IOException {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Map<String, String> committed = committed(registry);
+    Map<String, String> committed = committed(config, clock, registry);
     LokiAge age = LokiAge.of(config);
     java.time.Instant cutoff = age.cutoff(clock.instant());
     SourceProvider.Factory factory = config.sources().get(request.source());
-    SourceEnvironment env =
-        new SourceEnvironment(
-            clock,
-            Ticker.SYSTEM,
-            new Random(),
-            new NamedThreadFactory("sf2loki-backfill"),
-            registry,
-            ConfiguredEngine.deploymentLabels(config),
-            config.categoryOwnership());
+    SourceEnvironment env = environment(config, clock, registry);
     Listing listing;
     try (ElfInventory inventory =
         EventLogFileSourceProvider.inventory(factory, env).orElseThrow()) {
       listing = inventory.list(committed, cutoff);
     }
-    out.println(
-        "backfill dry run: nothing is sent; listed "
-            + request.source()
-            + " from "
-            + request.since()
-            + " until "
-            + request.until()
-            + (committed.isEmpty() ? "" : ", resuming from the progress in ")
-            + (committed.isEmpty() ? "" : config.store().location()));
+    out.println(header("listed", config, request, committed));
     Totals total = new Totals();
     for (TypeListing t : listing.types()) {
       long rows = t.estimateRows();
@@ -124,25 +108,49 @@ final class DryRun {
             + " org limits read (this dry run made "
             + calls(registry)
             + ")");
-    out.println(
-        "  too_old: files created before "
-            + cutoff
-            + " ("
-            + age.describe()
-            + "): their entries would be "
-            + age.fate());
+    out.println("  too_old: files created before " + age.beyond(cutoff));
     return 0;
   }
 
+  /** {@code backfill dry run: nothing is sent; <verb> <source> from … until …[, resuming …]}. */
+  static String header(
+      String verb, Sf2LokiConfig config, BackfillRequest request, Map<String, String> committed) {
+    return "backfill dry run: nothing is sent; "
+        + verb
+        + " "
+        + request.source()
+        + " from "
+        + request.since()
+        + " until "
+        + request.until()
+        + (committed.isEmpty() ? "" : ", resuming from the progress in ")
+        + (committed.isEmpty() ? "" : config.store().location());
+  }
+
+  /** What a source of the dry run sees: the run's clock and labels, {@code registry}'s meters. */
+  static SourceEnvironment environment(
+      Sf2LokiConfig config, Clock clock, SimpleMeterRegistry registry) {
+    return new SourceEnvironment(
+        clock,
+        Ticker.SYSTEM,
+        new Random(),
+        new NamedThreadFactory("sf2loki-backfill"),
+        registry,
+        ConfiguredEngine.deploymentLabels(config),
+        config.categoryOwnership());
+  }
+
   /** The backfill's document as a run would resume from it, read without its lock. */
-  private Map<String, String> committed(SimpleMeterRegistry registry) {
+  static Map<String, String> committed(
+      Sf2LokiConfig config, Clock clock, SimpleMeterRegistry registry) {
     try (CheckpointStore store =
         config.store().create(new StoreEnvironment(false, clock, registry))) {
       return store.loadAll();
     }
   }
 
-  private static long calls(SimpleMeterRegistry registry) {
+  /** The Salesforce API calls made so far. */
+  static long calls(SimpleMeterRegistry registry) {
     return Math.round(
         registry.find(RunSummary.API_CALLS).counters().stream().mapToDouble(Counter::count).sum());
   }

@@ -46,6 +46,11 @@ record LokiAge(Duration maxAge, String latePolicy) {
             + ")";
   }
 
+  /** {@code <cutoff> (<describe>): their entries would be <fate>}, for a dry run's last line. */
+  String beyond(Instant cutoff) {
+    return cutoff + " (" + describe() + "): their entries would be " + fate();
+  }
+
   /** {@code 7d less 1h}: the bound in the config's own words. */
   String describe() {
     return "sink.loki.max_age "

@@ -19,8 +19,10 @@ import java.util.TreeSet;
  * @param registry the run's meter registry
  * @param elapsed how long the run took
  * @param finished whether every source finished and everything was delivered
+ * @param files whether the source reads files (EventLogFile): then files and downloaded bytes are
+ *     shown, which event objects have not
  */
-record RunSummary(MeterRegistry registry, Duration elapsed, boolean finished) {
+record RunSummary(MeterRegistry registry, Duration elapsed, boolean finished, boolean files) {
 
   static final String FILES = "sf2loki_eventlogfile_files_processed";
   static final String DOWNLOAD_BYTES = "sf2loki_eventlogfile_download_bytes";
@@ -32,26 +34,24 @@ record RunSummary(MeterRegistry registry, Duration elapsed, boolean finished) {
   String render() {
     StringBuilder out = new StringBuilder();
     for (String type : eventTypes()) {
-      out.append("  ")
-          .append(type)
-          .append(": files=")
-          .append(sum(FILES, type))
-          .append(" rows=")
-          .append(sum(INGESTED, type) - sum(PipelineMetrics.ENTRIES_DROPPED, type))
-          .append(" bytes=")
-          .append(sum(DOWNLOAD_BYTES, type))
-          .append('\n');
+      out.append("  ").append(type).append(':');
+      if (files) {
+        out.append(" files=").append(sum(FILES, type));
+      }
+      out.append(" rows=").append(sum(INGESTED, type) - sum(PipelineMetrics.ENTRIES_DROPPED, type));
+      if (files) {
+        out.append(" bytes=").append(sum(DOWNLOAD_BYTES, type));
+      }
+      out.append('\n');
     }
     long emitted = sum(INGESTED, null);
     long dropped = sum(PipelineMetrics.ENTRIES_DROPPED, null);
-    out.append(finished ? "backfill done: " : "backfill stopped: ")
-        .append("files=")
-        .append(sum(FILES, null))
+    out.append(finished ? "backfill done:" : "backfill stopped:")
+        .append(files ? " files=" + sum(FILES, null) : "")
         .append(finished ? " rows_pushed=" + (emitted - dropped) : " rows_emitted=" + emitted)
         .append(" rows_dropped=")
         .append(dropped)
-        .append(" bytes=")
-        .append(sum(DOWNLOAD_BYTES, null))
+        .append(files ? " bytes=" + sum(DOWNLOAD_BYTES, null) : "")
         .append(" bytes_pushed=")
         .append(sum(BYTES_PUSHED, null))
         .append(" api_calls=")

@@ -2,7 +2,7 @@ package io.sf2loki.cli.command;
 
 import io.sf2loki.cli.backfill.Backfill;
 import io.sf2loki.cli.backfill.BackfillRequest;
-import io.sf2loki.source.eventlogfile.ElfWindow;
+import io.sf2loki.source.window.TimeWindow;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -17,16 +17,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code backfill --source S --since T [--until T] [--event-types A,B] [--dry-run]}: parses and
- * checks the command line (exit 2 on a bad date, window or source), then hands over to {@link
- * Backfill}.
+ * {@code backfill --source S --since T [--until T] [--event-types|--objects A,B] [--dry-run]}:
+ * parses and checks the command line (exit 2 on a bad date, window or source), then hands over to
+ * {@link Backfill}.
  */
 @Command(
     name = "backfill",
     mixinStandardHelpOptions = true,
     description = {
       "Re-ingest a past window into Loki beside a running daemon: the configured source, bounded"
-          + " by CreatedDate, through the daemon's pipeline and Loki sink, its entries labelled"
+          + " by CreatedDate (eventlogfile) or each object's timestamp_field (eventlog_objects), through the daemon's pipeline and Loki sink, its entries labelled"
           + " backfill=\"true\", its progress in a checkpoint document of its own"
           + " (<state file stem>-backfill<suffix>). Running it again resumes.",
     })
@@ -58,16 +58,19 @@ public final class BackfillCommand implements Callable<Integer> {
   String until;
 
   @Option(
-      names = "--event-types",
+      names = {"--event-types", "--objects"},
       split = ",",
-      paramLabel = "TYPE",
-      description = "Only these event types (default: the configured ones).")
+      paramLabel = "NAME",
+      description =
+          "Only these event types (eventlogfile) or objects (eventlog_objects); default: the"
+              + " configured ones.")
   List<String> eventTypes = List.of();
 
   @Option(
       names = "--dry-run",
       description =
-          "List and estimate (files, bytes, rows, API calls, too-old entries); send nothing.")
+          "List or count and estimate (files, bytes, rows, API calls, too-old entries); send"
+              + " nothing.")
   boolean dryRun;
 
   private final Clock clock = Clock.systemUTC();
@@ -107,7 +110,7 @@ public final class BackfillCommand implements Callable<Integer> {
 
   private Instant instant(String option, String value) {
     try {
-      return ElfWindow.parseInstant(value);
+      return TimeWindow.parseInstant(value);
     } catch (DateTimeParseException e) {
       throw usage(
           option

@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
     name = "doctor",
     mixinStandardHelpOptions = true,
     description = {
-      "Check the config offline, then Salesforce auth and permissions, clock skew, Loki, the"
-          + " store, the lease and Kubernetes RBAC. Each check prints PASS, WARN, FAIL or SKIP"
+      "Check the config offline, then Salesforce auth and permissions, clock skew, the org's"
+          + " API limits, Loki, the store, the lease and Kubernetes RBAC. Each check prints PASS, WARN, FAIL or SKIP"
           + " with a one-line remedy. Exit 0 without a FAIL, 1 with one, 2 when the config does"
           + " not load.",
     })

@@ -5,13 +5,15 @@ import io.sf2loki.salesforce.auth.AccessToken;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.auth.TokenErrorRemedy;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
+import io.sf2loki.spi.Causes;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code auth}: mints a token with the configured flow and asks userinfo for the org id. A refused
- * token request is decoded by {@link TokenErrorRemedy}; a configured {@code salesforce.org_id} that
- * is not the token's org is a FAIL.
+ * {@code auth}: mints a token with the configured flow (one request, no retry) and asks userinfo
+ * for the org id. A token endpoint that did not answer or failed with a 5xx is "Salesforce
+ * unreachable" with the cause; a refused token request is decoded by {@link TokenErrorRemedy}; a
+ * configured {@code salesforce.org_id} that is not the token's org is a FAIL.
  */
 final class AuthCheck implements Check {
 
@@ -31,6 +33,10 @@ final class AuthCheck implements Check {
       token = context.salesforce().token();
     } catch (AuthException e) {
       TokenErrorRemedy remedy = TokenErrorRemedy.of(e, config);
+      if (e.unreachable()) {
+        return new CheckResult.Fail(
+            "Salesforce unreachable (" + remedy.code() + "): " + Causes.chain(e), remedy.remedy());
+      }
       return new CheckResult.Fail(
           flow + ": " + remedy.code() + ": " + remedy.cause(), remedy.remedy());
     }

@@ -7,6 +7,7 @@ import io.sf2loki.config.TopologyWarnings;
 import io.sf2loki.coordinate.k8s.K8sLeaseConfig;
 import io.sf2loki.loki.LokiSinkConfig;
 import io.sf2loki.loki.LokiSinkProvider;
+import io.sf2loki.salesforce.limits.ApiBudgetConfig;
 import io.sf2loki.source.eventlogobjects.EventLogObjectsConfig;
 import io.sf2loki.source.eventlogobjects.ObjectSpec;
 import io.sf2loki.source.pubsub.PubSubConfig;
@@ -16,9 +17,10 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Which checks a configuration calls for, in the order they run: auth, clock skew, the permissions
- * of each enabled source, each Pub/Sub topic, Loki, the store, the lease and Kubernetes RBAC.
- * Checks that cannot apply are listed as SKIP with the reason, so every run shows the same rows.
+ * Which checks a configuration calls for, in the order they run: auth, clock skew, the org's API
+ * limits, the permissions of each enabled source, each Pub/Sub topic, Loki, the store, the lease
+ * and Kubernetes RBAC. Checks that cannot apply are listed as SKIP with the reason, so every run
+ * shows the same rows.
  */
 public final class DoctorChecks {
 
@@ -62,6 +64,7 @@ public final class DoctorChecks {
     List<Check> checks = new ArrayList<>();
     checks.add(new AuthCheck());
     checks.add(new ClockSkewCheck());
+    checks.add(new LimitsCheck(ApiBudgetConfig.bind(root.section("salesforce"))));
     if (config.sources().containsKey("eventlogfile")) {
       checks.add(new EventLogFileAccessCheck());
     }

@@ -5,6 +5,7 @@ import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.salesforce.auth.AccessToken;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
+import io.sf2loki.salesforce.auth.TokenRetry;
 import io.sf2loki.salesforce.rest.MalformedResponseException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
@@ -15,12 +16,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
  * The one Salesforce session of a {@code doctor} run: the token provider, REST client and server
- * clock the sources would build, shared by the checks that talk to the org. Thread-safe.
+ * clock the sources would build, shared by the checks that talk to the org. Its token provider
+ * makes one request per mint ({@link TokenRetry#NONE}): a check reports the first failure inside
+ * its timeout instead of waiting out the daemon's retries. Thread-safe.
  */
 final class SalesforceProbe implements AutoCloseable {
 
@@ -34,8 +36,7 @@ final class SalesforceProbe implements AutoCloseable {
   SalesforceProbe(SalesforceConfig config, Clock clock) {
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
     this.http = SalesforceHttpClients.create(config);
-    this.tokens =
-        OAuthTokenProvider.fromConfig(config, http, clock, new SplittableRandom(), metrics);
+    this.tokens = OAuthTokenProvider.fromConfig(config, http, clock, TokenRetry.NONE, metrics);
     this.serverClock = new ServerClock(clock);
     this.rest = new SalesforceRestClient(http, tokens, config.apiVersion(), this::observe, metrics);
   }

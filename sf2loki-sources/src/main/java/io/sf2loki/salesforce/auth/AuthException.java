@@ -80,6 +80,11 @@ public final class AuthException extends Exception implements ClassifiedFailure 
     return PERMANENT_ERRORS.contains(error);
   }
 
+  /** True when the token endpoint was not reached or failed itself (a 5xx): a retry may succeed. */
+  public boolean unreachable() {
+    return status == 0 || status >= 500;
+  }
+
   /**
    * The {@code reason} of {@code sf2loki_auth_errors}: the OAuth {@code error} code when it is one
    * Salesforce documents, {@code transport} when the endpoint was not reached, {@code server_error}

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.config.Durations;
 import io.sf2loki.config.SalesforceConfig;
 import io.sf2loki.spi.Secret;
 import java.io.IOException;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Mints tokens at {@code {login_url}/services/oauth2/token} with one {@link TokenGrant}, caches the
  * token until 60 s before {@code token_ttl} runs out, and mints single-flight. A 4xx answer fails
- * at once; 5xx and transport errors are retried (4 attempts in total).
+ * at once; 5xx and transport errors are retried as its {@link TokenRetry} says (the daemon's: 4
+ * attempts in total; doctor's: none), each retry announced by one WARN.
  *
  * <p>Metrics: {@code sf2loki_auth_refreshes} per successful mint, {@code
  * sf2loki_auth_errors{reason}} per failed mint sequence, and {@code sf2loki_salesforce_auth_up}: 1
@@ -46,7 +48,6 @@ public final class OAuthTokenProvider implements TokenProvider {
 
   private static final Logger LOG = LoggerFactory.getLogger(OAuthTokenProvider.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int ATTEMPTS = 4;
   private static final int MAX_BODY = 64 * 1024;
 
   private final CloseableHttpClient http;
@@ -54,7 +55,7 @@ public final class OAuthTokenProvider implements TokenProvider {
   private final TokenGrant grant;
   private final Duration tokenTtl;
   private final Clock clock;
-  private final Backoff backoff;
+  private final TokenRetry retry;
   private final Sleeper sleeper;
   private final Counter refreshes;
   private final MeterRegistry metrics;
@@ -62,6 +63,7 @@ public final class OAuthTokenProvider implements TokenProvider {
   private final ReentrantLock mintLock = new ReentrantLock();
   private volatile AccessToken current;
 
+  /** A provider with the standard number of attempts, {@code backoff} between them. */
   public OAuthTokenProvider(
       CloseableHttpClient http,
       URI loginUrl,
@@ -69,6 +71,27 @@ public final class OAuthTokenProvider implements TokenProvider {
       Duration tokenTtl,
       Clock clock,
       Backoff backoff,
+      Sleeper sleeper,
+      MeterRegistry metrics) {
+    this(
+        http,
+        loginUrl,
+        grant,
+        tokenTtl,
+        clock,
+        new TokenRetry(TokenRetry.STANDARD_ATTEMPTS, backoff),
+        sleeper,
+        metrics);
+  }
+
+  /** A provider that retries a transient failure as {@code retry} says. */
+  public OAuthTokenProvider(
+      CloseableHttpClient http,
+      URI loginUrl,
+      TokenGrant grant,
+      Duration tokenTtl,
+      Clock clock,
+      TokenRetry retry,
       Sleeper sleeper,
       MeterRegistry metrics) {
     this.http = Objects.requireNonNull(http, "http");
@@ -80,7 +103,7 @@ public final class OAuthTokenProvider implements TokenProvider {
     }
     this.tokenTtl = tokenTtl;
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.backoff = Objects.requireNonNull(backoff, "backoff");
+    this.retry = Objects.requireNonNull(retry, "retry");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.refreshes = Counter.builder("sf2loki_auth_refreshes").register(metrics);
     this.metrics = metrics;
@@ -101,6 +124,16 @@ public final class OAuthTokenProvider implements TokenProvider {
       Clock clock,
       RandomGenerator random,
       MeterRegistry metrics) {
+    return fromConfig(config, http, clock, TokenRetry.standard(random), metrics);
+  }
+
+  /** The provider the {@code salesforce} section describes, retrying as {@code retry} says. */
+  public static OAuthTokenProvider fromConfig(
+      SalesforceConfig config,
+      CloseableHttpClient http,
+      Clock clock,
+      TokenRetry retry,
+      MeterRegistry metrics) {
     String audience = config.loginUrl().toString().replaceAll("/+$", "");
     TokenGrant grant =
         switch (config.authMode()) {
@@ -113,9 +146,8 @@ public final class OAuthTokenProvider implements TokenProvider {
           case CLIENT_CREDENTIALS ->
               new ClientCredentialsGrant(config.clientId(), config.clientSecret().orElseThrow());
         };
-    Backoff backoff = Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(10), random);
     return new OAuthTokenProvider(
-        http, config.loginUrl(), grant, config.tokenTtl(), clock, backoff, Sleeper.SYSTEM, metrics);
+        http, config.loginUrl(), grant, config.tokenTtl(), clock, retry, Sleeper.SYSTEM, metrics);
   }
 
   @Override
@@ -152,11 +184,8 @@ public final class OAuthTokenProvider implements TokenProvider {
   }
 
   private AccessToken mintWithRetries() throws AuthException, InterruptedException {
-    AuthException last = null;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      if (attempt > 1) {
-        sleeper.sleep(backoff.delay(attempt - 1));
-      }
+    AuthException last;
+    for (int attempt = 1; ; attempt++) {
       try {
         AccessToken t = mintOnce();
         refreshes.increment();
@@ -164,11 +193,17 @@ public final class OAuthTokenProvider implements TokenProvider {
         return t;
       } catch (AuthException e) {
         last = e;
-        boolean retryable = e.status() == 0 || e.status() >= 500;
-        if (!retryable) {
+        if (!e.unreachable() || attempt >= retry.attempts()) {
           break;
         }
-        LOG.warn("token request attempt {}/{} failed: {}", attempt, ATTEMPTS, e.getMessage());
+        Duration delay = retry.backoff().delay(attempt);
+        LOG.warn(
+            "token request attempt {}/{} failed: {}; retrying in {}",
+            attempt,
+            retry.attempts(),
+            e.getMessage(),
+            Durations.format(delay));
+        sleeper.sleep(delay);
       }
     }
     up.set(0);

@@ -138,7 +138,7 @@ public final class ApiBudget implements CallObserver {
     }
     Instant now = clock.instant();
     long used = calls.count(now);
-    long allowance = (long) Math.floor(config.share() * dailyLimit);
+    long allowance = config.allowance(dailyLimit);
     Pace pace = decide(now, used, allowance);
     metrics.budget(used, allowance, pace.level());
     if (pace.level() != lastLevel) {

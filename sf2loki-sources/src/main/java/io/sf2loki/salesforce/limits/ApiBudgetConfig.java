@@ -20,6 +20,11 @@ public record ApiBudgetConfig(
   public static final ApiBudgetConfig DEFAULTS =
       new ApiBudgetConfig(0.2, true, Duration.ofMinutes(5), Duration.ofMinutes(1));
 
+  /** The calls sf2loki may spend in any rolling 24 hours of an org allocated {@code dailyLimit}. */
+  public long allowance(long dailyLimit) {
+    return (long) Math.floor(share * dailyLimit);
+  }
+
   /** Binds the keys of the {@code salesforce} section, recording every problem on it. */
   public static ApiBudgetConfig bind(ConfigSection salesforce) {
     double share = ShapingConfig.rate(salesforce, "api_share");

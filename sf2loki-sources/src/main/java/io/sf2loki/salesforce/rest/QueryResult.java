@@ -9,8 +9,10 @@ import java.util.List;
  *
  * @param records the records in server order, {@code attributes} included
  * @param pages how many pages were fetched
+ * @param totalSize the first page's {@code totalSize}: the rows the query matches, also when it
+ *     returns none ({@code SELECT COUNT()})
  */
-public record QueryResult(List<ObjectNode> records, int pages) {
+public record QueryResult(List<ObjectNode> records, int pages, long totalSize) {
 
   public QueryResult {
     records = List.copyOf(records);

@@ -134,9 +134,12 @@ public final class SalesforceRestClient {
     String path = dataPath(endpoint) + "?q=" + URLEncoder.encode(soql, StandardCharsets.UTF_8);
     List<ObjectNode> records = new ArrayList<>();
     int pages = 0;
+    long totalSize = 0;
     while (path != null) {
       JsonNode page = getJson(base, path, "query");
-      pages++;
+      if (pages++ == 0) {
+        totalSize = page.path("totalSize").asLong(0);
+      }
       JsonNode recs = page.get("records");
       if (!page.isObject() || recs == null || !recs.isArray()) {
         throw new MalformedResponseException("query response has no records array", null);
@@ -149,7 +152,7 @@ public final class SalesforceRestClient {
       }
       path = nextPage(page, path);
     }
-    return new QueryResult(records, pages);
+    return new QueryResult(records, pages, totalSize);
   }
 
   private static String nextPage(JsonNode page, String previous) throws MalformedResponseException {

@@ -4,6 +4,7 @@ import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.shape.ShapingConfig;
 import io.sf2loki.shape.TypeShaping;
+import io.sf2loki.source.window.TimeWindow;
 import io.sf2loki.spi.ConfigSection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +21,11 @@ import java.util.TreeSet;
  * @param objects the objects in config order (presets appended, duplicates removed)
  * @param maxCatchupRecords rows one big-object drain keeps in memory; 0 = unbounded
  * @param shaping transforms, metadata fields and the label bound
+ * @param window the {@code start}/{@code until} bounds on each object's timestamp field; unbounded
+ *     for a live run
  */
 public record EventLogObjectsConfig(
-    List<ObjectSpec> objects, long maxCatchupRecords, ShapingConfig shaping) {
+    List<ObjectSpec> objects, long maxCatchupRecords, ShapingConfig shaping, TimeWindow window) {
 
   private static final Set<String> OBJECT_KEYS =
       Set.of(
@@ -38,6 +41,7 @@ public record EventLogObjectsConfig(
 
   public EventLogObjectsConfig {
     objects = List.copyOf(objects);
+    java.util.Objects.requireNonNull(window, "window");
   }
 
   /** Binds and validates {@code section}, recording every problem on it. */
@@ -69,7 +73,8 @@ public record EventLogObjectsConfig(
         objects.putIfAbsent(name, defaults(name, poll, lookback, settle));
       }
     }
-    return new EventLogObjectsConfig(new ArrayList<>(objects.values()), cap, shaping);
+    return new EventLogObjectsConfig(
+        new ArrayList<>(objects.values()), cap, shaping, TimeWindow.bind(section));
   }
 
   private static void addOnce(

@@ -27,6 +27,10 @@ import org.slf4j.LoggerFactory;
  * object still due by one interval; any other query error skips that object until its next interval
  * (WARN, ERROR from the third consecutive failure, {@code sf2loki_soql_poll_errors}); an
  * authentication failure backs off 1 s → 30 s and retries. Nothing a server sends ends the run.
+ *
+ * <p>With a window {@code until} the run is finite: an object that read everything below it, once
+ * its settle bound has passed it ({@link ObjectPoller.Outcome#FINISHED}), is not polled again, and
+ * the run returns when every object has; an object that fails, stalls or throttles keeps polling.
  */
 public final class EventLogObjectsSource implements Source, AutoCloseable {
 
@@ -78,6 +82,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
     long[] due = new long[objects.size()];
     java.util.Arrays.fill(due, ticker.nanoTime());
     Duration authBackoff = Duration.ofSeconds(1);
+    int finished = 0;
     while (!ctx.stopRequested() && !objects.isEmpty()) {
       pace = pace();
       if (!pace.admits()) {
@@ -96,6 +101,14 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
           ObjectPoller.Outcome outcome = poller.poll(spec, ctx);
           failures.remove(spec.name());
           authBackoff = Duration.ofSeconds(1);
+          if (outcome == ObjectPoller.Outcome.FINISHED) {
+            due[i] = Long.MAX_VALUE;
+            if (++finished == objects.size()) {
+              LOG.info("{}: every object was read up to the window's until; done", SOURCE);
+              return;
+            }
+            continue;
+          }
           due[i] = outcome == ObjectPoller.Outcome.CATCH_UP ? now : next(now, spec);
         } catch (ThrottledException e) {
           metrics.throttled("soql");

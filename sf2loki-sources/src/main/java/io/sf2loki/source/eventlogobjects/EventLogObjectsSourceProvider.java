@@ -18,6 +18,7 @@ import io.sf2loki.spi.SourceProvider;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -77,6 +78,29 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
     }
   }
 
+  /**
+   * The inventory of what a bounded run of {@code factory}'s objects would read (the backfill dry
+   * run), on the org's session as a run's; empty when {@code factory} is not this type's.
+   */
+  public static Optional<ObjectInventory> inventory(Factory factory, SourceEnvironment env) {
+    if (!(factory instanceof ObjectsFactory objects)) {
+      return Optional.empty();
+    }
+    SalesforceSession session =
+        SalesforceSession.open(
+            objects.salesforce(), objects.budget(), env, EventLogObjectsSource.SOURCE);
+    ObjectPoller poller =
+        poller(objects.config(), session.rest(), session.serverClock(), env, metrics(env));
+    return Optional.of(
+        new ObjectInventory(
+            objects.config(),
+            poller,
+            session.rest(),
+            session.serverClock(),
+            session,
+            objects.budget().limitsEnabled()));
+  }
+
   /** Wires a source for one run; public so library users can skip the config loader. */
   public static EventLogObjectsSource create(
       EventLogObjectsConfig config, SalesforceConfig salesforce, SourceEnvironment env) {
@@ -127,7 +151,28 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
       java.util.function.DoubleSupplier jitter,
       java.io.Closeable resources,
       ApiBudget budget) {
-    ObjectMetrics metrics = new ObjectMetrics(EventLogObjectsSource.SOURCE, env.metrics());
+    ObjectMetrics metrics = metrics(env);
+    return new EventLogObjectsSource(
+        config.objects(),
+        poller(config, rest, salesforceNow, env, metrics),
+        metrics,
+        env.ticker(),
+        jitter,
+        resources,
+        rest,
+        budget);
+  }
+
+  private static ObjectMetrics metrics(SourceEnvironment env) {
+    return new ObjectMetrics(EventLogObjectsSource.SOURCE, env.metrics());
+  }
+
+  private static ObjectPoller poller(
+      EventLogObjectsConfig config,
+      SalesforceRestClient rest,
+      Supplier<java.time.Instant> salesforceNow,
+      SourceEnvironment env,
+      ObjectMetrics metrics) {
     Shaper shaper =
         new Shaper(
             EventLogObjectsSource.SOURCE,
@@ -135,10 +180,12 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
             env.deploymentLabels(),
             env.clock(),
             env.metrics());
-    ObjectPoller poller =
-        new ObjectPoller(
-            rest, new ObjectEmitter(shaper), metrics, config.maxCatchupRecords(), salesforceNow);
-    return new EventLogObjectsSource(
-        config.objects(), poller, metrics, env.ticker(), jitter, resources, rest, budget);
+    return new ObjectPoller(
+        rest,
+        new ObjectEmitter(shaper),
+        metrics,
+        config.maxCatchupRecords(),
+        salesforceNow,
+        config.window());
   }
 }

@@ -5,6 +5,7 @@ import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.source.window.TimeWindow;
 import io.sf2loki.spi.SourceContext;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,14 +14,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One poll cycle of one object: the ascending keyset path, or the newest-first drain for big
- * objects. Keeps each object's cursor in memory after the first load (the committed checkpoint lags
- * behind what was emitted). Confined to the source thread.
+ * objects, below the window's {@code until} when it has one. Keeps each object's cursor in memory
+ * after the first load (the committed checkpoint lags behind what was emitted); the window's {@code
+ * start} is where a first run starts, and a stored cursor behind it moves up to it. Confined to the
+ * source thread.
  */
 final class ObjectPoller {
 
@@ -33,7 +37,12 @@ final class ObjectPoller {
     /** The catch-up cap was hit: newer rows wait, poll again at once. */
     CATCH_UP,
     /** No progress possible at the boundary. */
-    STALLED
+    STALLED,
+    /**
+     * Caught up to the window's {@code until}, which the poll read settled rows up to: nothing is
+     * left to read.
+     */
+    FINISHED
   }
 
   private final SalesforceRestClient rest;
@@ -41,6 +50,7 @@ final class ObjectPoller {
   private final ObjectMetrics metrics;
   private final long maxCatchup;
   private final Supplier<Instant> salesforceNow;
+  private final TimeWindow window;
   private final Map<String, ObjectCursor> cursors = new HashMap<>();
   private final Map<String, String> stalls = new HashMap<>();
 
@@ -49,7 +59,9 @@ final class ObjectPoller {
       ObjectEmitter emitter,
       ObjectMetrics metrics,
       long maxCatchup,
-      Supplier<Instant> salesforceNow) {
+      Supplier<Instant> salesforceNow,
+      TimeWindow window) {
+    this.window = window;
     this.rest = rest;
     this.emitter = emitter;
     this.metrics = metrics;
@@ -59,9 +71,16 @@ final class ObjectPoller {
 
   Outcome poll(ObjectSpec spec, SourceContext ctx)
       throws SalesforceApiException, AuthException, InterruptedException {
-    ObjectCursor cursor = cursors.computeIfAbsent(spec.name(), n -> load(spec, ctx));
-    ObjectQueries soql = new ObjectQueries(spec, settleBound(spec));
-    return spec.bigObject() ? drain(spec, soql, cursor, ctx) : ascend(spec, soql, cursor, ctx);
+    ObjectCursor cursor = cursors.computeIfAbsent(spec.name(), n -> load(spec, ctx::checkpoint));
+    Instant now = salesforceNow.get();
+    Optional<Instant> settle = settleBound(spec, now);
+    ObjectQueries soql = new ObjectQueries(spec, settle, window.until());
+    Outcome outcome =
+        spec.bigObject() ? drain(spec, soql, cursor, ctx) : ascend(spec, soql, cursor, ctx);
+    boolean readToUntil = window.untilReachedBy(settle.orElse(now));
+    return outcome == Outcome.DONE && readToUntil && !ctx.stopRequested()
+        ? Outcome.FINISHED
+        : outcome;
   }
 
   private Outcome ascend(
@@ -132,29 +151,38 @@ final class ObjectPoller {
     return Outcome.STALLED;
   }
 
-  private ObjectCursor load(ObjectSpec spec, SourceContext ctx) {
-    Optional<String> stored = ctx.checkpoint(spec.checkpointKey());
+  /** The cursor a run resumes {@code spec} from, given the committed {@code checkpoints}. */
+  ObjectCursor load(ObjectSpec spec, Function<String, Optional<String>> checkpoints) {
+    Optional<Instant> start = window.start();
+    Optional<String> stored = checkpoints.apply(spec.checkpointKey());
     if (stored.isPresent()) {
       try {
-        return ObjectCursor.decode(stored.get());
+        ObjectCursor cursor = ObjectCursor.decode(stored.get());
+        if (start.isEmpty() || !cursor.watermark().isBefore(start.get())) {
+          return cursor;
+        }
+        return ObjectCursor.startingAt(start.get()); // behind the window
       } catch (IllegalArgumentException e) {
         metrics.checkpointLoadError();
         LOG.warn(
-            "{}: stored checkpoint {} is corrupt ({}); starting {} back",
+            "{}: stored checkpoint {} is corrupt ({}); starting {}",
             spec.name(),
             spec.checkpointKey(),
             e.getMessage(),
-            Durations.format(spec.lookback()));
+            start
+                .map(s -> "at the window start " + s)
+                .orElse(Durations.format(spec.lookback()) + " back"));
       }
     }
     return ObjectCursor.startingAt(
-        salesforceNow.get().minus(spec.lookback()).truncatedTo(ChronoUnit.SECONDS));
+        start.orElseGet(
+            () -> salesforceNow.get().minus(spec.lookback()).truncatedTo(ChronoUnit.SECONDS)));
   }
 
-  private Optional<Instant> settleBound(ObjectSpec spec) {
+  private static Optional<Instant> settleBound(ObjectSpec spec, Instant now) {
     Duration settle = spec.settleWindow();
     return settle.isZero()
         ? Optional.empty()
-        : Optional.of(salesforceNow.get().minus(settle).truncatedTo(ChronoUnit.MILLIS));
+        : Optional.of(now.minus(settle).truncatedTo(ChronoUnit.MILLIS));
   }
 }

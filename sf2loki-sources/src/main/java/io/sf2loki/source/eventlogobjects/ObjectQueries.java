@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
  * shared {@link Soql} and {@link Condition} builders; the statement itself is assembled here
  * because {@code SELECT FIELDS(ALL)} and the drain's {@code AND ...} fragments are outside {@link
  * io.sf2loki.salesforce.soql.SoqlQuery}'s shapes. Every interpolated name was validated at config
- * binding and every id is validated here.
+ * binding and every id is validated here. Every shape carries the same upper bounds: the settle
+ * bound ({@code tsf <= now_sf − settle_window}) and the window's {@code until} ({@code tsf <
+ * until}), each when set.
  */
 final class ObjectQueries {
 
@@ -22,34 +24,26 @@ final class ObjectQueries {
   private final String object;
   private final String tsf;
   private final Optional<Instant> settleBound;
+  private final Optional<Instant> until;
 
   /**
    * @param settleBound the inclusive upper bound {@code now_sf − settle_window}, if enabled
+   * @param until the window's exclusive upper bound, if set
    */
-  ObjectQueries(ObjectSpec spec, Optional<Instant> settleBound) {
+  ObjectQueries(ObjectSpec spec, Optional<Instant> settleBound, Optional<Instant> until) {
     this.object = spec.name();
     this.tsf = spec.timestampField();
     this.settleBound = settleBound;
+    this.until = until;
   }
 
   /** Ascending page from the cursor: {@code >=} without a known id, keyset with one. */
   String ascending(Instant watermark, Optional<String> lastId) {
-    String lit = Soql.datetimeLiteral(watermark);
-    Condition cursor =
-        lastId
-            .map(
-                id ->
-                    Condition.anyOf(
-                        Condition.compare(tsf, ">", lit),
-                        Condition.allOf(
-                            Condition.compare(tsf, "=", lit),
-                            Condition.compare("Id", ">", Soql.idLiteral(id)))))
-            .orElse(Condition.atLeast(tsf, lit));
     return "SELECT FIELDS(ALL) FROM "
         + object
         + " WHERE "
-        + cursor.text()
-        + settle()
+        + cursor(watermark, lastId).text()
+        + bounds()
         + " ORDER BY "
         + tsf
         + " ASC, Id ASC LIMIT "
@@ -64,7 +58,7 @@ final class ObjectQueries {
         + tsf
         + " >= "
         + Soql.datetimeLiteral(watermark)
-        + settle()
+        + bounds()
         + extra
         + " ORDER BY "
         + tsf
@@ -94,7 +88,34 @@ final class ObjectQueries {
     return s.toString();
   }
 
-  private String settle() {
-    return settleBound.map(b -> " AND " + tsf + " <= " + Soql.datetimeLiteral(b)).orElse("");
+  /**
+   * The rows the ascending path would still read from the cursor, counted: {@code SELECT COUNT()
+   * FROM {Obj} WHERE {cursor} {bounds}} (the backfill estimate; big objects refuse aggregates).
+   */
+  String count(Instant watermark, Optional<String> lastId) {
+    return "SELECT COUNT() FROM "
+        + object
+        + " WHERE "
+        + cursor(watermark, lastId).text()
+        + bounds();
+  }
+
+  /** From the cursor: {@code >=} without a known id, the {@code (tsf, Id)} keyset with one. */
+  private Condition cursor(Instant watermark, Optional<String> lastId) {
+    String lit = Soql.datetimeLiteral(watermark);
+    return lastId
+        .map(
+            id ->
+                Condition.anyOf(
+                    Condition.compare(tsf, ">", lit),
+                    Condition.allOf(
+                        Condition.compare(tsf, "=", lit),
+                        Condition.compare("Id", ">", Soql.idLiteral(id)))))
+        .orElse(Condition.atLeast(tsf, lit));
+  }
+
+  private String bounds() {
+    return settleBound.map(b -> " AND " + tsf + " <= " + Soql.datetimeLiteral(b)).orElse("")
+        + until.map(u -> " AND " + tsf + " < " + Soql.datetimeLiteral(u)).orElse("");
   }
 }

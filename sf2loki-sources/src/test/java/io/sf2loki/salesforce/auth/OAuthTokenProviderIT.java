@@ -138,6 +138,27 @@ class OAuthTokenProviderIT {
   }
 
   @Test
+  void withoutRetriesAServerErrorFailsTheMintAfterOneRequest() {
+    sf.inject(Fault.serverError(Fault.Route.TOKEN).times(10));
+    OAuthTokenProvider once =
+        new OAuthTokenProvider(
+            http,
+            sf.baseUrl(),
+            new ClientCredentialsGrant("cid", Secret.of("s3cr3t-value")),
+            Duration.ofHours(1),
+            clock,
+            TokenRetry.NONE,
+            d -> {
+              throw new AssertionError("no retry, no wait");
+            },
+            metrics);
+
+    assertThatThrownBy(once::token).hasMessageContaining("500");
+    assertThat(sf.stats().requests(Fault.Route.TOKEN)).isEqualTo(1);
+    assertThat(metrics.get("sf2loki_auth_errors").counter().count()).isEqualTo(1);
+  }
+
+  @Test
   void concurrentCallersShareOneMint() throws Exception {
     sf.inject(Fault.latency(Fault.Route.TOKEN, Duration.ofMillis(300)));
     OAuthTokenProvider p = clientCredentials("s3cr3t-value");

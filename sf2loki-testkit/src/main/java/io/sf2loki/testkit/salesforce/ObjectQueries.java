@@ -17,11 +17,12 @@ import java.util.regex.Pattern;
  * The eventlog_objects SOQL shapes: {@code SELECT FIELDS(ALL) FROM {Obj} WHERE ... ORDER BY {tsf}
  * ASC, Id ASC LIMIT n} (the optional {@code (tsf > lit OR (tsf = lit AND Id > 'id'))} keyset first)
  * and the big-object drain {@code ... ORDER BY {tsf} DESC LIMIT n}, whose WHERE is a flat AND list
- * of {@code tsf op lit}, {@code Id op 'id'} and {@code Id NOT IN ('a', 'b')}.
+ * of {@code tsf op lit}, {@code Id op 'id'} and {@code Id NOT IN ('a', 'b')}; and the backfill
+ * estimate's {@code SELECT COUNT() FROM {Obj} WHERE ...} with the ascending WHERE.
  *
  * <p>Salesforce's rules: {@code FIELDS(ALL)} allows at most {@code LIMIT 200}; a big object answers
- * ascending order with {@code BIG_OBJECT_UNSUPPORTED_OPERATION}; a malformed literal is {@code
- * MALFORMED_QUERY}.
+ * ascending order with {@code BIG_OBJECT_UNSUPPORTED_OPERATION}, and {@code COUNT()} too (big
+ * objects allow no aggregate function); a malformed literal is {@code MALFORMED_QUERY}.
  */
 final class ObjectQueries {
 
@@ -31,6 +32,10 @@ final class ObjectQueries {
       Pattern.compile(
           "SELECT FIELDS\\(ALL\\) FROM ([A-Za-z0-9_]+) WHERE (.+) ORDER BY ([A-Za-z0-9_]+)"
               + " (ASC, Id ASC|DESC) LIMIT (\\d+)");
+
+  /** The backfill estimate: {@code SELECT COUNT() FROM {Obj} WHERE ...}. */
+  static final Pattern COUNT =
+      Pattern.compile("SELECT COUNT\\(\\) FROM ([A-Za-z0-9_]+) WHERE (.+)");
 
   /** doctor's permission probe: {@code SELECT Id FROM {Obj} LIMIT n}. */
   static final Pattern PROBE = Pattern.compile("SELECT Id FROM ([A-Za-z0-9_]+) LIMIT (\\d+)");
@@ -68,6 +73,10 @@ final class ObjectQueries {
           .limit(Integer.parseInt(probe.group(2)))
           .forEach(r -> one.add(Map.of("Id", r.id())));
       return Optional.of(QueryAnswer.of(one));
+    }
+    Matcher count = COUNT.matcher(soql);
+    if (count.matches() && objects.isDefined(count.group(1))) {
+      return Optional.of(count(count.group(1), count.group(2)));
     }
     Matcher m = SHAPE.matcher(soql);
     if (!m.matches() || !objects.isDefined(m.group(1))) {
@@ -109,6 +118,21 @@ final class ObjectQueries {
       out.add(record(r));
     }
     return Optional.of(QueryAnswer.of(out));
+  }
+
+  private QueryAnswer count(String object, String clause) {
+    EventObjects.Definition d = objects.definition(object);
+    if (d.bigObject()) {
+      return QueryAnswer.error(
+          400,
+          "BIG_OBJECT_UNSUPPORTED_OPERATION",
+          "Aggregate functions aren't supported on big objects");
+    }
+    Optional<Predicate<EventObjects.Row>> filter = where(clause, d.timestampField());
+    if (filter.isEmpty()) {
+      return QueryAnswer.error(400, "MALFORMED_QUERY", "unexpected token: " + clause);
+    }
+    return QueryAnswer.count(objects.visible(object).stream().filter(filter.get()).count());
   }
 
   private static Optional<Predicate<EventObjects.Row>> where(String clause, String tsf) {

@@ -49,6 +49,9 @@ final class QueryEndpoint {
       throws IOException {
     if (a.isError()) {
       http.restError(ex, a.status(), a.errorCode(), a.message());
+    } else if (a.count() >= 0) {
+      http.json(
+          ex, 200, Json.write(Map.of("totalSize", a.count(), "done", true, "records", List.of())));
     } else {
       page(ex, version, tooling, newLocator(), a.records(), 0);
     }

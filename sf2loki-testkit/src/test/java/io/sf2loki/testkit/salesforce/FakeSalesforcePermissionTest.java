@@ -2,9 +2,7 @@ package io.sf2loki.testkit.salesforce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,12 +25,6 @@ class FakeSalesforcePermissionTest {
     sf.close();
   }
 
-  private HttpResponse<String> query(String soql) throws Exception {
-    return http.get(
-        http.accessToken(),
-        "/services/data/v60.0/query?q=" + URLEncoder.encode(soql, StandardCharsets.UTF_8));
-  }
-
   @Test
   void describingEventLogFileWithoutViewEventLogFilesIsForbidden() throws Exception {
     String path = "/services/data/v60.0/sobjects/EventLogFile/describe";
@@ -51,7 +43,7 @@ class FakeSalesforcePermissionTest {
     sf.eventObjects().add("LoginEvent", Instant.parse("2026-06-30T00:00:00Z"));
     sf.eventObjects().add("LoginEvent", Instant.parse("2026-06-30T00:00:01Z"));
 
-    HttpResponse<String> r = query("SELECT Id FROM LoginEvent LIMIT 1");
+    HttpResponse<String> r = http.query("SELECT Id FROM LoginEvent LIMIT 1");
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(Json.read(r.body()).path("records").size()).isEqualTo(1);
@@ -59,7 +51,7 @@ class FakeSalesforcePermissionTest {
 
   @Test
   void aProbeOfAnObjectTheUserCannotSeeIsInvalidType() throws Exception {
-    HttpResponse<String> r = query("SELECT Id FROM ApiEvent LIMIT 1");
+    HttpResponse<String> r = http.query("SELECT Id FROM ApiEvent LIMIT 1");
 
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(r.body()).contains("INVALID_TYPE");

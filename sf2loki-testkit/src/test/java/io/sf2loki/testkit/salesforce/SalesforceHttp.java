@@ -38,6 +38,14 @@ final class SalesforceHttp {
     return client.send(authorised(token, path), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** A REST SOQL query of {@code soql} with a fresh token. */
+  HttpResponse<String> query(String soql) throws IOException, InterruptedException {
+    return get(
+        accessToken(),
+        "/services/data/v60.0/query?q="
+            + java.net.URLEncoder.encode(soql, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** Downloads {@code path} to the end; the byte count, or an IOException when it broke off. */
   long download(String token, String path) throws IOException, InterruptedException {
     try (InputStream in =

@@ -1,0 +1,30 @@
+package io.sf2loki.source.eventlogobjects;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How long Salesforce keeps the rows of the objects it documents a retention for: about six months
+ * (180 days) for the Real-Time Event Monitoring storage objects, the threat-detection {@code
+ * *EventStore} objects, {@code LoginHistory} and {@code SetupAuditTrail}. Custom objects keep
+ * whatever their org keeps: no retention is known for them.
+ */
+public final class ObjectRetention {
+
+  /** Six months, as Salesforce states it for its event storage. */
+  public static final Duration SIX_MONTHS = Duration.ofDays(180);
+
+  private static final Set<String> SIX_MONTH_OBJECTS = Set.of("LoginHistory", "SetupAuditTrail");
+
+  private ObjectRetention() {}
+
+  /** The retention of {@code object}, when Salesforce documents one. */
+  public static Optional<Duration> of(String object) {
+    boolean known =
+        SIX_MONTH_OBJECTS.contains(object)
+            || ObjectPresets.RTEM_BIG_OBJECTS.contains(object)
+            || ObjectPresets.THREAT_DETECTION_STORES.contains(object);
+    return known ? Optional.of(SIX_MONTHS) : Optional.empty();
+  }
+}
