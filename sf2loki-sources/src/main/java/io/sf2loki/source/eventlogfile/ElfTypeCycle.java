@@ -8,6 +8,7 @@ import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.spi.SourceContext;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
@@ -45,6 +46,7 @@ final class ElfTypeCycle {
   private final ElfFileRows fileRows;
   private final ElfMetrics metrics;
   private final Escalation escalation;
+  private final ElfSchemas schemas;
 
   ElfTypeCycle(
       EventLogFileConfig config,
@@ -54,6 +56,7 @@ final class ElfTypeCycle {
       ElfFileRows fileRows,
       ElfMetrics metrics,
       Escalation escalation) {
+    this.schemas = new ElfSchemas(metrics);
     this.config = config;
     this.rest = rest;
     this.serverClock = serverClock;
@@ -127,21 +130,39 @@ final class ElfTypeCycle {
       metrics.downloadError(e.reason());
       return downloadFailed(type, f, before, e);
     }
-    ElfCheckpoint after = before.advance(f.id(), f.createdRaw());
+    Optional<ElfSchema> schema;
+    ElfCheckpoint after;
     ElfFileRows.Emitted emitted;
     try (Spool body = spool.get()) {
+      try (InputStream in = body.open()) {
+        schema = ElfSchema.of(CsvRows.header(in), f);
+      }
+      after = recording(before.advance(f.id(), f.createdRaw()), schema);
       emitted = fileRows.emit(type, f, config.shapingOf(type), body, ctx, before, after);
     } catch (IOException | UncheckedIOException e) {
       metrics.downloadError("csv");
       return downloadFailed(type, f, before, e);
     }
     escalation.succeeded("download " + type);
-    return afterRows(type, f, before, after, emitted);
+    if (emitted.complete()) {
+      schema.ifPresent(s -> schemas.read(type, s, before.schema()));
+    }
+    return afterRows(type, f, before, after, schema, emitted);
+  }
+
+  /** {@code cursor} recording the file's schema, when its body had a header. */
+  private static ElfCheckpoint recording(ElfCheckpoint cursor, Optional<ElfSchema> schema) {
+    return schema.map(s -> cursor.withSchema(s.hash())).orElse(cursor);
   }
 
   /** Moves the in-memory cursor as far as §7.4 allows after one file's rows were emitted. */
   private Outcome afterRows(
-      String type, ElfFile f, ElfCheckpoint before, ElfCheckpoint after, ElfFileRows.Emitted e) {
+      String type,
+      ElfFile f,
+      ElfCheckpoint before,
+      ElfCheckpoint after,
+      Optional<ElfSchema> schema,
+      ElfFileRows.Emitted e) {
     if (!e.complete()) {
       if (e.entries() > 0) {
         cursors.carried(type, before);
@@ -150,7 +171,7 @@ final class ElfTypeCycle {
     }
     if (e.rows() == 0) {
       LOG.debug("EventLogFile {} {} has no rows; the watermark stays", type, f.id());
-      cursors.update(type, before.remember(f.id(), f.createdRaw()));
+      cursors.update(type, recording(before.remember(f.id(), f.createdRaw()), schema));
     } else {
       cursors.update(type, after);
       if (e.entries() > 0) {
