@@ -9,7 +9,6 @@ import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,8 +28,15 @@ class EventLogFileListingIT {
     return fx.sf.addLogFile(type, "Hourly", created.truncatedTo(ChronoUnit.HOURS), created, rows);
   }
 
-  private static List<String> lines(List<LogEntry> entries) {
-    return entries.stream().map(LogEntry::line).toList();
+  /**
+   * {@code n} Login files of {@code rows} rows, a minute apart, the first {@code minutesAgo} old.
+   */
+  private LogFileSpec[] logins(int n, int minutesAgo, long rows) {
+    LogFileSpec[] out = new LogFileSpec[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = file("Login", now.minus(minutesAgo - i, ChronoUnit.MINUTES), rows);
+    }
+    return out;
   }
 
   private static String cursorAt(Instant watermark) {
@@ -51,9 +57,9 @@ class EventLogFileListingIT {
     fx.source(ElfFixture.config(List.of("Login", "API", "URI"))).cycleOnce(ctx);
 
     assertThat(fx.sf.queries()).hasSize(1);
-    assertThat(lines(ctx.rowsOf("Login"))).containsExactlyElementsOf(fx.expectedLines(login));
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(api));
-    assertThat(lines(ctx.rowsOf("URI"))).containsExactlyElementsOf(fx.expectedLines(uri));
+    assertThat(ctx.linesOf("Login")).containsExactlyElementsOf(fx.expectedLines(login));
+    assertThat(ctx.linesOf("API")).containsExactlyElementsOf(fx.expectedLines(api));
+    assertThat(ctx.linesOf("URI")).containsExactlyElementsOf(fx.expectedLines(uri));
   }
 
   @Test
@@ -88,57 +94,44 @@ class EventLogFileListingIT {
 
     fx.source(ElfFixture.config(List.of("Login", "API"))).cycleOnce(ctx);
 
-    assertThat(lines(ctx.rowsOf("Login"))).containsExactlyElementsOf(fx.expectedLines(loginNew));
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(apiOld));
+    assertThat(ctx.linesOf("Login")).containsExactlyElementsOf(fx.expectedLines(loginNew));
+    assertThat(ctx.linesOf("API")).containsExactlyElementsOf(fx.expectedLines(apiOld));
   }
 
   @Test
   void aPageBoundaryInsideOneTypesFilesResumesRightAfterTheLastListedFile() throws Exception {
-    List<LogFileSpec> logins = new ArrayList<>();
-    for (int i = 0; i < 7; i++) {
-      logins.add(file("Login", now.minus(60 - i, ChronoUnit.MINUTES), 2));
-    }
+    LogFileSpec[] logins = logins(7, 60, 2);
     LogFileSpec api = file("API", now.minus(52, ChronoUnit.MINUTES), 3);
     LogFileSpec api2 = file("API", now.minus(10, ChronoUnit.MINUTES), 1);
     RecordingSourceContext ctx = new RecordingSourceContext();
 
     fx.source(ElfFixture.config(List.of("Login", "API"), 3, Duration.ZERO)).cycleOnce(ctx);
 
-    assertThat(lines(ctx.rowsOf("Login")))
-        .containsExactlyElementsOf(fx.expectedLines(logins.toArray(LogFileSpec[]::new)));
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(api, api2));
+    assertThat(ctx.linesOf("Login")).containsExactlyElementsOf(fx.expectedLines(logins));
+    assertThat(ctx.linesOf("API")).containsExactlyElementsOf(fx.expectedLines(api, api2));
     assertThat(fx.sf.queries()).hasSize(4); // 9 files, 3 a page: three full pages, then none
     assertThat(fx.sf.queries().get(1))
         .contains("AND (CreatedDate > ")
-        .contains("AND Id > '" + logins.get(2).id() + "'");
+        .contains("AND Id > '" + logins[2].id() + "'");
   }
 
   @Test
   void aTypeWithABacklogOfManyRoundsDoesNotHoldBackTheOthersWithinTheCycle() throws Exception {
-    int backlog = ElfListing.PAGES_PER_ROUND * 2 + 5; // three rounds at two files a page
-    List<LogFileSpec> logins = new ArrayList<>();
-    for (int i = 0; i < backlog; i++) {
-      logins.add(file("Login", now.minus(300 - i, ChronoUnit.MINUTES), 1));
-    }
+    LogFileSpec[] logins = logins(ElfListing.PAGES_PER_ROUND * 2 + 5, 300, 1); // three rounds
     LogFileSpec api = file("API", now.minus(20, ChronoUnit.MINUTES), 2);
     RecordingSourceContext ctx = new RecordingSourceContext();
 
     fx.source(ElfFixture.config(List.of("Login", "API"), 2, Duration.ZERO)).cycleOnce(ctx);
 
-    assertThat(lines(ctx.rowsOf("Login")))
-        .containsExactlyElementsOf(fx.expectedLines(logins.toArray(LogFileSpec[]::new)));
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(api));
+    assertThat(ctx.linesOf("Login")).containsExactlyElementsOf(fx.expectedLines(logins));
+    assertThat(ctx.linesOf("API")).containsExactlyElementsOf(fx.expectedLines(api));
     ElfCheckpoint login = ElfCheckpoint.parse(ctx.deliverAll().get(ElfCursors.key("Login")));
-    assertThat(login.watermark()).isEqualTo(logins.get(backlog - 1).createdDate());
+    assertThat(login.watermark()).isEqualTo(logins[logins.length - 1].createdDate());
   }
 
   @Test
   void aTypeThatStopsInOneRoundIsHandedNoLaterRoundsFilesThatCycle() throws Exception {
-    int backlog = ElfListing.PAGES_PER_ROUND + 3; // the round ends inside Login's files
-    List<LogFileSpec> logins = new ArrayList<>();
-    for (int i = 0; i < backlog; i++) {
-      logins.add(file("Login", now.minus(300 - i, ChronoUnit.MINUTES), 1));
-    }
+    LogFileSpec[] logins = logins(ElfListing.PAGES_PER_ROUND + 3, 300, 1); // a round ends inside
     LogFileSpec api = file("API", now.minus(20, ChronoUnit.MINUTES), 2);
     fx.sf.inject(Fault.serverError(Fault.Route.LOGFILE)); // Login's first file, once
     EventLogFileSource source =
@@ -146,13 +139,12 @@ class EventLogFileListingIT {
     RecordingSourceContext ctx = new RecordingSourceContext();
 
     source.cycleOnce(ctx);
-    List<String> afterFirst = lines(ctx.rowsOf("Login"));
+    List<String> afterFirst = ctx.linesOf("Login");
     source.cycleOnce(ctx);
 
     assertThat(afterFirst).isEmpty();
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(api));
-    assertThat(lines(ctx.rowsOf("Login")))
-        .containsExactlyElementsOf(fx.expectedLines(logins.toArray(LogFileSpec[]::new)));
+    assertThat(ctx.linesOf("API")).containsExactlyElementsOf(fx.expectedLines(api));
+    assertThat(ctx.linesOf("Login")).containsExactlyElementsOf(fx.expectedLines(logins));
   }
 
   @Test
@@ -168,7 +160,7 @@ class EventLogFileListingIT {
 
     assertThat(fx.sf.queries()).hasSize(3).first().asString().contains("GROUP BY EventType");
     assertThat(listings().get(1)).contains("EventType NOT IN ('Login')");
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(api));
+    assertThat(ctx.linesOf("API")).containsExactlyElementsOf(fx.expectedLines(api));
   }
 
   @Test
@@ -188,6 +180,6 @@ class EventLogFileListingIT {
 
     assertThat(secondComplete).isFalse();
     assertThat(afterSecond).isEmpty();
-    assertThat(lines(ctx.rowsOf("API"))).containsExactlyElementsOf(fx.expectedLines(old, recent));
+    assertThat(ctx.linesOf("API")).containsExactlyElementsOf(fx.expectedLines(old, recent));
   }
 }
