@@ -43,6 +43,13 @@ bench-e2e *ARGS:
 bench-elf ROWS="2520000":
     {{mvn}} -q -pl sf2loki-sources -am -Pbench-elf -Dbench.args={{ROWS}} process-test-classes
 
+# Salesforce API calls of the EventLogFile source, counted by the fake org (docs/performance.md):
+# `mode=day` (default) simulates a day on the controllable clock (`types=20 budget=on|off
+# limit=15000`); `mode=catchup` drains `days=7` x `types=20` Hourly files with `latency_ms=150`.
+# The fake's JDK HttpServer runs with TCP_NODELAY (see docs/performance.md §5).
+bench-elf-calls *ARGS:
+    {{mvn}} -q -pl sf2loki-sources -am -Pbench-elf "-Dbench.jvm=${BENCH_JVM:--Xmx512m -Dsun.net.httpserver.nodelay=true}" -Dbench.main=io.sf2loki.source.eventlogfile.ElfApiCostBenchmark '-Dbench.args={{ARGS}}' process-test-classes
+
 # Pub/Sub freshness (publish in the fake -> accepted by the fake Loki, p50/p99) at 1,000 events/s
 # while an EventLogFile drain fills the bulk lane, and one subscription's events/s ceiling, each
 # against a floor (docs/performance.md). Options are key=value, e.g. `just bench-pubsub

@@ -13,6 +13,7 @@ import io.sf2loki.testkit.pubsub.TopicSchemas;
 import io.sf2loki.testkit.salesforce.ApexLogs;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import io.sf2loki.testkit.salesforce.Fault;
+import io.sf2loki.testkit.salesforce.LogFileSchema;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -162,11 +163,15 @@ class MetricsReferenceTest {
     }
     // Restarted, the sink does not know the stream holds hour H-3: a late Sequence 2 file of hour
     // H-6 is pushed as planned, Loki rejects it as too far behind, and the drop policy drops it.
-    loginFile(
-        "0ATD00000000002AAA",
-        hour.minus(6, ChronoUnit.HOURS),
-        Instant.now().minus(6, ChronoUnit.MINUTES),
-        2);
+    // It has a column more than the first file, whose schema the committed checkpoint recorded.
+    LogFileSpec late =
+        loginFile(
+            "0ATD00000000002AAA",
+            hour.minus(6, ChronoUnit.HOURS),
+            Instant.now().minus(6, ChronoUnit.MINUTES),
+            2);
+    salesforce.changeSchema(
+        "Login", late.createdDate(), LogFileSchema.STANDARD.plus("LOGIN_KEY", "String"));
     String dropLate = eventLogFile("[Login]", "") + "sink.loki.late_policy = drop\n";
     try (ComposedRun run = ComposedRun.start(config(state, dropLate))) {
       exposed.addAll(
@@ -174,7 +179,8 @@ class MetricsReferenceTest {
               Set.of(
                   "sf2loki_loki_window_rejections_total",
                   "sf2loki_loki_out_of_window_entries_total",
-                  "sf2loki_loki_entries_dropped_total")));
+                  "sf2loki_loki_entries_dropped_total",
+                  "sf2loki_eventlogfile_schema_changes_total")));
     }
   }
 

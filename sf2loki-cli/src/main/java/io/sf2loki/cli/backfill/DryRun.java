@@ -69,15 +69,15 @@ final class DryRun {
               + t.bytes()
               + " rows~"
               + rows
-              + " listing_calls="
-              + t.listingCalls()
               + " too_old_files="
               + t.oldFiles()
               + " too_old_rows~"
               + oldRows
               + t.problem().map(p -> " (" + p + ")").orElse(""));
     }
-    long apiCalls = listing.discoveryCalls() + listing.limitsCalls() + total.listings + total.files;
+    listing.problem().ifPresent(p -> out.println("  listing stopped early: " + p));
+    long apiCalls =
+        listing.discoveryCalls() + listing.limitsCalls() + listing.listingCalls() + total.files;
     out.println(
         "estimate: files="
             + total.files
@@ -100,8 +100,8 @@ final class DryRun {
         "  api_calls~: "
             + listing.discoveryCalls()
             + " type discovery + "
-            + total.listings
-            + " listing + "
+            + listing.listingCalls()
+            + " listing (one query for every type) + "
             + total.files
             + " download calls + "
             + listing.limitsCalls()
@@ -160,7 +160,6 @@ final class DryRun {
     long files;
     long bytes;
     long rows;
-    long listings;
     long oldFiles;
     long oldBytes;
     long oldRows;
@@ -169,7 +168,6 @@ final class DryRun {
       files += t.files();
       bytes += t.bytes();
       rows += typeRows;
-      listings += t.listingCalls();
       oldFiles += t.oldFiles();
       oldBytes += t.oldBytes();
       oldRows += typeOldRows;

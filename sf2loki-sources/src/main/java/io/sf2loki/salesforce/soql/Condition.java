@@ -47,9 +47,31 @@ public final class Condition {
     return new Condition(Soql.identifier(field) + " " + op + " " + literal);
   }
 
+  /** {@code field IN ('a','b')}: literals from {@link Soql}, joined without spaces. */
+  public static Condition in(String field, List<String> literals) {
+    return list(field, " IN (", literals);
+  }
+
+  /** {@code field NOT IN ('a','b')}, as {@link #in}. */
+  public static Condition notIn(String field, List<String> literals) {
+    return list(field, " NOT IN (", literals);
+  }
+
+  private static Condition list(String field, String op, List<String> literals) {
+    if (literals.isEmpty()) {
+      throw new InvalidSoqlValueException("IN list", "(empty)");
+    }
+    return new Condition(Soql.identifier(field) + op + String.join(",", literals) + ")");
+  }
+
   /** {@code (a OR b ...)}. */
   public static Condition anyOf(Condition... conditions) {
     return group(" OR ", conditions);
+  }
+
+  /** {@code (a OR b ...)} of a list. */
+  public static Condition anyOf(List<Condition> conditions) {
+    return group(" OR ", conditions.toArray(Condition[]::new));
   }
 
   /** {@code (a AND b ...)}. */

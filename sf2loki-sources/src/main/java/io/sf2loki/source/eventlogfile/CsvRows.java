@@ -55,6 +55,13 @@ final class CsvRows implements Iterator<Map<String, String>>, Closeable {
     this.header = List.copyOf(names);
   }
 
+  /** The column names of {@code body}'s header row (empty for an empty body). */
+  static List<String> header(InputStream body) throws IOException {
+    try (CsvRows csv = new CsvRows(body)) {
+      return csv.header();
+    }
+  }
+
   /** The column names from the header row (empty for an empty body). */
   List<String> header() {
     return header;

@@ -19,13 +19,17 @@ import java.util.Optional;
  * id>", "<raw CreatedDate>"], ...], "last_created": "<raw CreatedDate>"}}. It holds every pair at
  * the watermark plus the last {@value #OLDER_KEPT} older ones, so a boundary file is never re-read
  * and a regenerated file (same id, newer CreatedDate) is. It may also hold pairs newer than the
- * watermark: zero-row files, which are recorded without moving it ({@link #remember}). Immutable.
+ * watermark: zero-row files, which are recorded without moving it ({@link #remember}). sf2loki adds
+ * {@code "schema": "<16 hex digits>"}, the hash of the columns of the type's last read file ({@link
+ * ElfSchema#hash}), so a restart can tell a column change; a value without it (the Python
+ * sf2loki's) reads as having none, and a malformed one is ignored. Immutable.
  *
  * @param seen (id, raw CreatedDate) pairs in processing order; a legacy bare id has an empty date
  *     and matches any date
  * @param lastCreated the watermark, in Salesforce's raw form as received
+ * @param schema the hash of the last read file's columns, when known
  */
-public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
+public record ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String> schema) {
 
   static final int OLDER_KEPT = 200;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,11 +40,22 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
   public ElfCheckpoint {
     seen = List.copyOf(seen);
     Objects.requireNonNull(lastCreated, "lastCreated");
+    Objects.requireNonNull(schema, "schema");
+  }
+
+  /** A cursor without a recorded schema. */
+  public ElfCheckpoint(List<Seen> seen, String lastCreated) {
+    this(seen, lastCreated, Optional.empty());
   }
 
   /** A first-run cursor at {@code watermark} (already in {@code ...Z} form). */
   public static ElfCheckpoint initial(String watermark) {
     return new ElfCheckpoint(List.of(), watermark);
+  }
+
+  /** The same cursor recording {@code hash} as the last read file's schema. */
+  public ElfCheckpoint withSchema(String hash) {
+    return new ElfCheckpoint(seen, lastCreated, Optional.of(hash));
   }
 
   /**
@@ -75,7 +90,13 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
     for (JsonNode e : ids) {
       seen.add(parseSeen(e));
     }
-    return new ElfCheckpoint(seen, last);
+    JsonNode schema = node.path("schema");
+    return new ElfCheckpoint(
+        seen,
+        last,
+        schema.isTextual() && schema.asText().matches("[0-9a-f]{16}")
+            ? Optional.of(schema.asText())
+            : Optional.empty());
   }
 
   private static Seen parseSeen(JsonNode e) {
@@ -164,7 +185,7 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
     List<Seen> kept =
         new ArrayList<>(older.subList(Math.max(0, older.size() - OLDER_KEPT), older.size()));
     kept.addAll(current);
-    return new ElfCheckpoint(kept, last);
+    return new ElfCheckpoint(kept, last, schema);
   }
 
   /** The stored form: canonical JSON with sorted keys. */
@@ -176,6 +197,7 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("ids", ids);
     doc.put("last_created", lastCreated);
+    schema.ifPresent(h -> doc.put("schema", h));
     return CanonicalJson.write(doc);
   }
 }

@@ -107,10 +107,14 @@ final class ElfCursors {
                 .orElse("the " + Durations.format(lookback) + " lookback"));
       }
     }
-    // first run: the window's start, else now - lookback on Salesforce's clock, whole seconds, in
-    // the ...Z literal form
-    Instant from =
-        start.orElseGet(() -> serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS));
-    return ElfCheckpoint.initial(Soql.datetimeLiteral(from));
+    return ElfCheckpoint.initial(Soql.datetimeLiteral(initialFrom()));
+  }
+
+  /**
+   * Where a type without a stored cursor starts: the window's start, else now - lookback on
+   * Salesforce's clock, in whole seconds.
+   */
+  Instant initialFrom() {
+    return start.orElseGet(() -> serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS));
   }
 }

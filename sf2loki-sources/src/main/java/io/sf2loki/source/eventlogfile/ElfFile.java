@@ -5,18 +5,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.shape.EventTimes;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One listed {@code EventLogFile} record.
  *
  * @param id the record id (validated)
- * @param eventType the type (falls back to the requested one)
+ * @param eventType the type (validated as an identifier)
  * @param interval the interval (falls back to the requested one)
  * @param createdRaw CreatedDate as Salesforce sent it (what the checkpoint stores)
  * @param created CreatedDate parsed
  * @param length LogFileLength coerced to an integer (0 when missing)
  * @param sequence Sequence coerced to an integer (0 when missing)
+ * @param fieldNames {@code LogFileFieldNames} split at commas (empty when not listed)
+ * @param fieldTypes {@code LogFileFieldTypes} split at commas (empty when not listed)
  */
 record ElfFile(
     String id,
@@ -25,25 +29,44 @@ record ElfFile(
     String createdRaw,
     Instant created,
     long length,
-    long sequence) {
+    long sequence,
+    List<String> fieldNames,
+    List<String> fieldTypes) {
 
-  /** Reads a listing record; empty when its Id or CreatedDate is unusable. */
-  static Optional<ElfFile> of(ObjectNode r, String requestedType, String requestedInterval) {
+  ElfFile {
+    fieldNames = List.copyOf(fieldNames);
+    fieldTypes = List.copyOf(fieldTypes);
+  }
+
+  /**
+   * Reads a listing record; empty when its Id, EventType or CreatedDate is unusable (a type that is
+   * not an identifier can never be put into a query or a checkpoint key).
+   */
+  static Optional<ElfFile> of(ObjectNode r, String requestedInterval) {
     String id = r.path("Id").asText("");
     String createdRaw = r.path("CreatedDate").asText("");
     Optional<Instant> created = EventTimes.parse(createdRaw);
-    if (!Soql.isRecordId(id) || created.isEmpty()) {
+    Optional<String> type = text(r.path("EventType")).filter(Soql::isIdentifier);
+    if (!Soql.isRecordId(id) || created.isEmpty() || type.isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(
         new ElfFile(
             id,
-            text(r.path("EventType")).orElse(requestedType),
+            type.get(),
             text(r.path("Interval")).orElse(requestedInterval),
             createdRaw,
             created.get(),
             integer(r.path("LogFileLength")),
-            integer(r.path("Sequence"))));
+            integer(r.path("Sequence")),
+            list(r.path("LogFileFieldNames")),
+            list(r.path("LogFileFieldTypes"))));
+  }
+
+  private static List<String> list(JsonNode n) {
+    return text(n)
+        .map(v -> Arrays.stream(v.split(",", -1)).map(String::strip).toList())
+        .orElse(List.of());
   }
 
   private static Optional<String> text(JsonNode n) {

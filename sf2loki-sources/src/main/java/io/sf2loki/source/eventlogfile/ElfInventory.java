@@ -4,6 +4,7 @@ import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.auth.AuthException;
 import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
+import io.sf2loki.salesforce.rest.ThrottledException;
 import io.sf2loki.spi.SourceContext;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -11,19 +12,20 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * What a run of the configured source would read, found by listing (the backfill dry run): the
  * types it resolves, and per type the files it would download from the cursor it would resume from,
- * with the same listing queries, window bounds and paging as {@link ElfTypeCycle}. Rows are not
- * listed by Salesforce: they are estimated from each type's bytes by the bytes per row of one
- * sample file per type (its smallest file with rows; up to {@value #SAMPLE_ATTEMPTS} of the
- * smallest are tried), which is downloaded and counted, its CSV header taken off each file.
+ * with the same listing ({@link ElfListing}: one query for every type, the same window bounds and
+ * paging) as the run's first cycle. Rows are not listed by Salesforce: they are estimated from each
+ * type's bytes by the bytes per row of one sample file per type (its smallest file with rows; up to
+ * {@value #SAMPLE_ATTEMPTS} of the smallest are tried), which is downloaded and counted, its CSV
+ * header taken off each file.
  */
 public final class ElfInventory implements AutoCloseable {
 
@@ -33,20 +35,18 @@ public final class ElfInventory implements AutoCloseable {
    * @param eventType the type
    * @param files files a run would download (zero-length ones included)
    * @param bytes their {@code LogFileLength} sum
-   * @param listingCalls listing queries a run would make
    * @param oldFiles files created before the age cutoff given to {@link #list}: all their rows are
    *     older than it
    * @param oldBytes their bytes
    * @param sampleRows data rows of the sample file; 0 without one
    * @param sampleBytes bytes of the sample file; 0 without one
    * @param headerBytes bytes of the sample file's CSV header line
-   * @param problem why the listing stopped early (a failed query, a stall), when it did
+   * @param problem why the type's rows are unknown (its sample download failed), when they are
    */
   public record TypeListing(
       String eventType,
       long files,
       long bytes,
-      long listingCalls,
       long oldFiles,
       long oldBytes,
       long sampleRows,
@@ -86,20 +86,26 @@ public final class ElfInventory implements AutoCloseable {
   /**
    * The whole inventory.
    *
-   * @param types one listing per resolved type, in resolution order
-   * @param discoveryCalls type discovery queries a run makes per cycle (0 or 1)
+   * @param types one listing per type, resolved types first (sorted), then types first listed
+   * @param discoveryCalls type discovery queries a run makes at its start (0 or 1)
+   * @param listingCalls listing calls (query pages) a run's first cycle makes, for every type
    * @param limitsCalls {@code /limits} reads a run makes at its start (0 when {@code
    *     salesforce.limits.enabled} is off, else 1, and one more per {@code poll_interval} it lasts)
+   * @param problem why the listing stopped early (a failed or throttled query), when it did
    */
-  public record Listing(List<TypeListing> types, long discoveryCalls, long limitsCalls) {
+  public record Listing(
+      List<TypeListing> types,
+      long discoveryCalls,
+      long listingCalls,
+      long limitsCalls,
+      Optional<String> problem) {
     public Listing {
       types = List.copyOf(types);
     }
   }
 
   private final EventLogFileConfig config;
-  private final EventLogFileSource source;
-  private final ElfTypeCycle cycle;
+  private final ElfTypes types;
   private final ElfCursors cursors;
   private final SalesforceRestClient rest;
   private final AutoCloseable resources;
@@ -107,15 +113,13 @@ public final class ElfInventory implements AutoCloseable {
 
   ElfInventory(
       EventLogFileConfig config,
-      EventLogFileSource source,
-      ElfTypeCycle cycle,
+      ElfTypes types,
       ElfCursors cursors,
       SalesforceRestClient rest,
       AutoCloseable resources,
       boolean pollsLimits) {
     this.config = config;
-    this.source = source;
-    this.cycle = cycle;
+    this.types = types;
     this.cursors = cursors;
     this.rest = rest;
     this.resources = resources;
@@ -131,63 +135,54 @@ public final class ElfInventory implements AutoCloseable {
    */
   public Listing list(Map<String, String> committed, Instant oldBefore)
       throws AuthException, InterruptedException {
-    List<String> types =
-        source.resolveTypes().orElseThrow(() -> new IllegalStateException("discovery throttled"));
-    SourceContext resume = new ReadOnlyContext(committed);
-    List<TypeListing> out = new ArrayList<>();
-    for (String type : types) {
-      out.add(listType(type, cursors.current(type, resume), oldBefore));
+    List<String> read =
+        types.resolve().orElseThrow(() -> new IllegalStateException("discovery throttled"));
+    ElfListing listing =
+        new ElfListing(config, rest, types, read, cursors, new ReadOnlyContext(committed));
+    Map<String, List<ElfFile>> listed = new LinkedHashMap<>();
+    read.forEach(t -> listed.put(t, new ArrayList<>()));
+    long calls = 0;
+    Optional<String> problem = Optional.empty();
+    while (!listing.exhausted()) {
+      ElfListing.Round round;
+      try {
+        round = listing.next();
+      } catch (ThrottledException e) {
+        calls++;
+        problem = Optional.of("listing throttled: " + e.getMessage());
+        break;
+      }
+      calls += round.calls();
+      round.files().forEach((t, f) -> listed.computeIfAbsent(t, k -> new ArrayList<>()).addAll(f));
+      if (round.failure().isPresent()) {
+        problem = Optional.of("listing failed: " + round.failure().get().getMessage());
+        break;
+      }
     }
-    return new Listing(out, config.discovers() ? 1 : 0, pollsLimits ? 1 : 0);
+    List<TypeListing> out = new ArrayList<>();
+    for (Map.Entry<String, List<ElfFile>> t : listed.entrySet()) {
+      out.add(listType(t.getKey(), t.getValue(), oldBefore));
+    }
+    return new Listing(out, config.discovers() ? 1 : 0, calls, pollsLimits ? 1 : 0, problem);
   }
 
-  private TypeListing listType(String type, ElfCheckpoint cursor, Instant oldBefore)
+  private TypeListing listType(String type, List<ElfFile> files, Instant oldBefore)
       throws AuthException, InterruptedException {
-    Instant from = cursor.watermark();
-    Set<String> seen = new HashSet<>();
-    long files = 0;
     long bytes = 0;
-    long calls = 0;
     long oldFiles = 0;
     long oldBytes = 0;
-    List<ElfFile> listed = new ArrayList<>();
-    Optional<String> problem = Optional.empty();
-    while (true) {
-      List<ElfFile> page;
-      try {
-        calls++;
-        page = cycle.list(type, from);
-      } catch (SalesforceApiException e) {
-        problem = Optional.of("listing failed: " + e.getMessage());
-        break;
+    for (ElfFile f : files) {
+      bytes += f.length();
+      if (f.created().isBefore(oldBefore)) {
+        oldFiles++;
+        oldBytes += f.length();
       }
-      boolean fresh = false;
-      for (ElfFile f : page) {
-        if (cursor.contains(f.id(), f.created()) || !seen.add(f.id())) {
-          continue;
-        }
-        fresh = true;
-        files++;
-        bytes += f.length();
-        if (f.created().isBefore(oldBefore)) {
-          oldFiles++;
-          oldBytes += f.length();
-        }
-        listed.add(f);
-      }
-      if (page.size() < config.pageSize()) {
-        break;
-      }
-      Instant lastListed = page.get(page.size() - 1).created();
-      if (!fresh && !lastListed.isAfter(from)) {
-        problem = Optional.of("more files share one CreatedDate than page_size; a run stalls here");
-        break;
-      }
-      from = lastListed;
     }
+    Optional<String> problem = Optional.empty();
     Sample sample = new Sample(0, 0, 0);
-    listed.sort(java.util.Comparator.comparingLong(ElfFile::length));
-    for (ElfFile f : listed.subList(0, Math.min(SAMPLE_ATTEMPTS, listed.size()))) {
+    List<ElfFile> smallest = new ArrayList<>(files);
+    smallest.sort(Comparator.comparingLong(ElfFile::length));
+    for (ElfFile f : smallest.subList(0, Math.min(SAMPLE_ATTEMPTS, smallest.size()))) {
       try {
         sample = sample(f);
       } catch (SalesforceApiException e) {
@@ -200,9 +195,8 @@ public final class ElfInventory implements AutoCloseable {
     }
     return new TypeListing(
         type,
-        files,
+        files.size(),
         bytes,
-        calls,
         oldFiles,
         oldBytes,
         sample.rows(),

@@ -43,6 +43,10 @@ final class ElfMetrics {
     counter("sf2loki_eventlogfile_download_bytes", "event_type", type).increment(bytes);
   }
 
+  void schemaChange(String type) {
+    counter("sf2loki_eventlogfile_schema_changes", "event_type", type).increment();
+  }
+
   void downloadError(String reason) {
     counter("sf2loki_eventlogfile_download_errors", "reason", reason).increment();
   }

@@ -6,14 +6,10 @@ import io.sf2loki.salesforce.rest.SalesforceApiException;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.rest.ThrottledException;
-import io.sf2loki.salesforce.soql.Condition;
-import io.sf2loki.salesforce.soql.Soql;
-import io.sf2loki.salesforce.soql.SoqlQuery;
 import io.sf2loki.spi.SourceContext;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,15 +17,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One event type's work in one cycle: list files from the watermark, and for each unseen file in
- * (CreatedDate, Id) order download it into a spool and emit its rows with the checkpoint carrying
- * of salesforce-api.md §7.4 ({@link ElfFileRows}): every row but the file's last kept one carries
- * the pre-file checkpoint, the last carries the advanced one (invariant 1). A zero-row file is
- * recorded in the id set without moving the watermark. Whatever advance no emitted entry carried (a
- * file whose rows were all dropped, a zero-row file, an abandoned file) rides on one
- * checkpoint-only token at the end of the type's cycle. Listing repeats while pages are full, from
- * the last listed CreatedDate. Strictly sequential; one instance serves all types (state lives in
- * {@link ElfCursors}).
+ * One event type's work in one round of the cycle's listing ({@link ElfListing}): for each unseen
+ * file in (CreatedDate, Id) order, download it into a spool and emit its rows with the checkpoint
+ * carrying of salesforce-api.md §7.4 ({@link ElfFileRows}): every row but the file's last kept one
+ * carries the pre-file checkpoint, the last carries the advanced one (invariant 1). A zero-row file
+ * is recorded in the id set without moving the watermark. Whatever advance no emitted entry carried
+ * (a file whose rows were all dropped, a zero-row file, an abandoned file) rides on one
+ * checkpoint-only token at the end of the type's round. Strictly sequential; one instance serves
+ * all types (state lives in {@link ElfCursors}).
  */
 final class ElfTypeCycle {
 
@@ -38,16 +33,11 @@ final class ElfTypeCycle {
     DONE,
     STOPPED,
     SETTLING,
-    STALLED,
-    LISTING_FAILED,
     DOWNLOAD_FAILED,
     THROTTLED
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(ElfTypeCycle.class);
-  private static final String[] LISTING_FIELDS = {
-    "Id", "EventType", "Interval", "LogDate", "CreatedDate", "LogFileLength", "Sequence"
-  };
 
   private final EventLogFileConfig config;
   private final SalesforceRestClient rest;
@@ -56,6 +46,7 @@ final class ElfTypeCycle {
   private final ElfFileRows fileRows;
   private final ElfMetrics metrics;
   private final Escalation escalation;
+  private final ElfSchemas schemas;
 
   ElfTypeCycle(
       EventLogFileConfig config,
@@ -65,6 +56,7 @@ final class ElfTypeCycle {
       ElfFileRows fileRows,
       ElfMetrics metrics,
       Escalation escalation) {
+    this.schemas = new ElfSchemas(metrics);
     this.config = config;
     this.rest = rest;
     this.serverClock = serverClock;
@@ -75,25 +67,6 @@ final class ElfTypeCycle {
   }
 
   /**
-   * The listing query for {@code type} from {@code from} (inclusive), below the window's {@code
-   * until} (exclusive) when it has one.
-   */
-  String listingQuery(String type, Instant from) {
-    SoqlQuery query =
-        SoqlQuery.select(LISTING_FIELDS)
-            .from("EventLogFile")
-            .where(Condition.equalTo("EventType", Soql.stringLiteral(Soql.identifier(type))))
-            .where(Condition.equalTo("Interval", Soql.intervalLiteral(config.interval())))
-            .where(Condition.atLeast("CreatedDate", Soql.datetimeLiteral(from)));
-    config
-        .window()
-        .until()
-        .ifPresent(
-            u -> query.where(Condition.compare("CreatedDate", "<", Soql.datetimeLiteral(u))));
-    return query.orderBy("CreatedDate", "Id").limit(config.pageSize()).build();
-  }
-
-  /**
    * True when the window has an {@code until} that is not ahead of Salesforce's clock: no file
    * below it can still appear, so a cycle that read every type to the end finishes the source.
    */
@@ -101,12 +74,20 @@ final class ElfTypeCycle {
     return config.window().until().map(u -> !u.isAfter(serverClock.now())).orElse(false);
   }
 
-  /** Runs the type, then queues the advance no emitted entry carried (also after an auth error). */
-  Outcome run(String type, SourceContext ctx, AtomicBoolean throttled)
+  /**
+   * Processes {@code files} (the type's files of this round of the listing, in order, none seen by
+   * its cursor), then queues the advance no emitted entry carried (also after an auth error).
+   */
+  Outcome run(String type, List<ElfFile> files, SourceContext ctx, AtomicBoolean throttled)
       throws AuthException, InterruptedException {
-    Outcome outcome;
+    Outcome outcome = Outcome.DONE;
     try {
-      outcome = drain(type, ctx, throttled);
+      for (ElfFile f : files) {
+        outcome = processFile(type, f, ctx, throttled);
+        if (outcome != Outcome.DONE) {
+          break;
+        }
+      }
     } catch (AuthException e) {
       carryRemainder(type, ctx);
       throw e;
@@ -115,88 +96,13 @@ final class ElfTypeCycle {
     return outcome;
   }
 
-  private void carryRemainder(String type, SourceContext ctx) throws InterruptedException {
+  /** Queues the cursor of {@code type} on a checkpoint-only token when no entry carried it. */
+  void carryRemainder(String type, SourceContext ctx) throws InterruptedException {
     Optional<ElfCheckpoint> open = cursors.uncarried(type);
     if (open.isPresent()) {
       ctx.emit(LogEntry.checkpointOnly(ElfFileRows.token(type, open.get())));
       cursors.carried(type, open.get());
     }
-  }
-
-  /**
-   * Lists and processes pages. The query starts at the watermark and moves to the last listed
-   * CreatedDate after each full page (files on it are processed or already in the id set), so
-   * zero-row files that hold the watermark back cannot hold the listing back. A full page that ends
-   * where it started is a stall: more than page_size files share one CreatedDate.
-   */
-  private Outcome drain(String type, SourceContext ctx, AtomicBoolean throttled)
-      throws AuthException, InterruptedException {
-    Instant from = cursors.current(type, ctx).watermark();
-    while (true) {
-      if (ctx.stopRequested()) {
-        return Outcome.STOPPED;
-      }
-      if (throttled.get()) {
-        return Outcome.THROTTLED;
-      }
-      ElfCheckpoint cursor = cursors.current(type, ctx);
-      List<ElfFile> files;
-      try {
-        files = list(type, from);
-      } catch (ThrottledException e) {
-        throttled.set(true);
-        metrics.throttled("soql");
-        LOG.error(
-            "EventLogFile listing for {} throttled; the cycle stops: {}", type, e.getMessage());
-        return Outcome.THROTTLED;
-      } catch (SalesforceApiException e) {
-        metrics.pollError(type);
-        metrics.downloadError("listing");
-        escalation.failed("listing " + type, "EventLogFile listing for " + type + " failed", e);
-        return Outcome.LISTING_FAILED;
-      }
-      escalation.succeeded("listing " + type);
-      List<ElfFile> fresh = new ArrayList<>();
-      for (ElfFile f : files) {
-        if (!cursor.contains(f.id(), f.created())) {
-          fresh.add(f);
-        }
-      }
-      for (ElfFile f : fresh) {
-        Outcome o = processFile(type, f, ctx, throttled);
-        if (o != Outcome.DONE) {
-          return o;
-        }
-      }
-      if (files.size() < config.pageSize()) {
-        return Outcome.DONE;
-      }
-      Instant lastListed = files.get(files.size() - 1).created();
-      if (fresh.isEmpty() && !lastListed.isAfter(from)) {
-        LOG.warn(
-            "EventLogFile {}: a full page of {} files at {} holds nothing new; more files share one"
-                + " CreatedDate than page_size, stopping this type for the cycle",
-            type,
-            files.size(),
-            files.get(0).createdRaw());
-        return Outcome.STALLED;
-      }
-      from = lastListed;
-    }
-  }
-
-  List<ElfFile> list(String type, Instant from)
-      throws SalesforceApiException, AuthException, InterruptedException {
-    List<ElfFile> files = new ArrayList<>();
-    for (var r : rest.query(listingQuery(type, from)).records()) {
-      Optional<ElfFile> f = ElfFile.of(r, type, config.interval());
-      if (f.isPresent()) {
-        files.add(f.get());
-      } else {
-        LOG.warn("EventLogFile {}: skipping a listed record without a valid Id/CreatedDate", type);
-      }
-    }
-    return files;
   }
 
   private Outcome processFile(String type, ElfFile f, SourceContext ctx, AtomicBoolean throttled)
@@ -224,21 +130,39 @@ final class ElfTypeCycle {
       metrics.downloadError(e.reason());
       return downloadFailed(type, f, before, e);
     }
-    ElfCheckpoint after = before.advance(f.id(), f.createdRaw());
+    Optional<ElfSchema> schema;
+    ElfCheckpoint after;
     ElfFileRows.Emitted emitted;
     try (Spool body = spool.get()) {
+      try (InputStream in = body.open()) {
+        schema = ElfSchema.of(CsvRows.header(in), f);
+      }
+      after = recording(before.advance(f.id(), f.createdRaw()), schema);
       emitted = fileRows.emit(type, f, config.shapingOf(type), body, ctx, before, after);
     } catch (IOException | UncheckedIOException e) {
       metrics.downloadError("csv");
       return downloadFailed(type, f, before, e);
     }
     escalation.succeeded("download " + type);
-    return afterRows(type, f, before, after, emitted);
+    if (emitted.complete()) {
+      schema.ifPresent(s -> schemas.read(type, s, before.schema()));
+    }
+    return afterRows(type, f, before, after, schema, emitted);
+  }
+
+  /** {@code cursor} recording the file's schema, when its body had a header. */
+  private static ElfCheckpoint recording(ElfCheckpoint cursor, Optional<ElfSchema> schema) {
+    return schema.map(s -> cursor.withSchema(s.hash())).orElse(cursor);
   }
 
   /** Moves the in-memory cursor as far as §7.4 allows after one file's rows were emitted. */
   private Outcome afterRows(
-      String type, ElfFile f, ElfCheckpoint before, ElfCheckpoint after, ElfFileRows.Emitted e) {
+      String type,
+      ElfFile f,
+      ElfCheckpoint before,
+      ElfCheckpoint after,
+      Optional<ElfSchema> schema,
+      ElfFileRows.Emitted e) {
     if (!e.complete()) {
       if (e.entries() > 0) {
         cursors.carried(type, before);
@@ -247,7 +171,7 @@ final class ElfTypeCycle {
     }
     if (e.rows() == 0) {
       LOG.debug("EventLogFile {} {} has no rows; the watermark stays", type, f.id());
-      cursors.update(type, before.remember(f.id(), f.createdRaw()));
+      cursors.update(type, recording(before.remember(f.id(), f.createdRaw()), schema));
     } else {
       cursors.update(type, after);
       if (e.entries() > 0) {

@@ -122,8 +122,7 @@ public final class EventLogFileSourceProvider implements SourceProvider {
     return Optional.of(
         new ElfInventory(
             elf.config(),
-            w.source(),
-            w.cycle(),
+            w.types(),
             w.cursors(),
             w.rest(),
             w.http(),
@@ -152,11 +151,11 @@ public final class EventLogFileSourceProvider implements SourceProvider {
 
   /** One run's parts; {@code http} is what the source closes when its run ends. */
   private record Wired(
-      EventLogFileSource source,
-      ElfTypeCycle cycle,
+      ElfTypes types,
       ElfCursors cursors,
       SalesforceRestClient rest,
-      AutoCloseable http) {}
+      AutoCloseable http,
+      EventLogFileSource source) {}
 
   static EventLogFileSource create(
       EventLogFileConfig config,
@@ -196,18 +195,18 @@ public final class EventLogFileSourceProvider implements SourceProvider {
             new ElfFileRows(entries, metrics),
             metrics,
             escalation);
+    ElfTypes types = new ElfTypes(config, rest, env.categoryOwnership(), metrics, escalation);
     EventLogFileSource source =
         new EventLogFileSource(
             config,
             rest,
             cycle,
+            new ElfCycle(config, rest, types, cursors, cycle, metrics, escalation),
             metrics,
             env.ticker(),
             env.threads(),
-            escalation,
-            env.categoryOwnership(),
             resources,
             budget);
-    return new Wired(source, cycle, cursors, rest, resources);
+    return new Wired(types, cursors, rest, resources, source);
   }
 }

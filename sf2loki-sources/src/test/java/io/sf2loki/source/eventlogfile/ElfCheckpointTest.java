@@ -26,6 +26,26 @@ class ElfCheckpointTest {
   }
 
   @Test
+  void theRecordedSchemaHashIsKeptThroughAdvancesAndStoredAfterTheCompatibleKeys() {
+    ElfCheckpoint cp =
+        ElfCheckpoint.initial("2026-06-29T00:00:00.000Z")
+            .withSchema("0123456789abcdef")
+            .advance("0ATD00000000001AAA", T1);
+    assertThat(cp.schema()).contains("0123456789abcdef");
+    assertThat(cp.format())
+        .endsWith("\"last_created\": \"" + T1 + "\", \"schema\": \"0123456789abcdef\"}");
+    assertThat(ElfCheckpoint.parse(cp.format())).isEqualTo(cp);
+  }
+
+  @Test
+  void aMissingOrMalformedSchemaReadsAsNoneWithoutCorruptingTheCursor() {
+    String base = "{\"ids\": [], \"last_created\": \"" + T1 + "\"";
+    assertThat(ElfCheckpoint.parse(base + "}").schema()).isEmpty();
+    assertThat(ElfCheckpoint.parse(base + ", \"schema\": 7}").schema()).isEmpty();
+    assertThat(ElfCheckpoint.parse(base + ", \"schema\": \"'; DROP\"}").schema()).isEmpty();
+  }
+
+  @Test
   void readsAnyKeyOrderAndWhitespace() {
     ElfCheckpoint cp =
         ElfCheckpoint.parse(

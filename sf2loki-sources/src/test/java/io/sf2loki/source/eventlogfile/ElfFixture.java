@@ -35,7 +35,15 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 final class ElfFixture implements AutoCloseable {
 
   final FakeSalesforce sf;
-  final MutableClock clock = new MutableClock(Instant.now());
+  final MutableClock clock;
+
+  /**
+   * False: the REST client's {@code Date} samples go to a clock of their own, so the source's
+   * Salesforce clock is {@link #clock} alone (a simulated day, whose clock is not the {@code Date}
+   * header's real time).
+   */
+  boolean sampleServerClock = true;
+
   final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
   CategoryOwnership ownership = CategoryOwnership.unrestricted();
   ApiBudget budget = ApiBudget.unmetered();
@@ -47,7 +55,19 @@ final class ElfFixture implements AutoCloseable {
   }
 
   ElfFixture(FakeSalesforce sf) {
+    this(sf, new MutableClock(Instant.now()));
+  }
+
+  private ElfFixture(FakeSalesforce sf, MutableClock clock) {
     this.sf = sf;
+    this.clock = clock;
+  }
+
+  /** A fake org whose notion of now (file visibility) is {@code clock}, as the source's is. */
+  static ElfFixture onClock(MutableClock clock) {
+    return new ElfFixture(
+        FakeSalesforce.builder().clientId("cid").clientSecret("secret").clock(clock).build(),
+        clock);
   }
 
   /** Binds {@code hocon} (over the defaults) as {@code sources.eventlogfile}; it must be valid. */
@@ -98,8 +118,9 @@ final class ElfFixture implements AutoCloseable {
             Backoff.NONE,
             d -> {},
             metrics);
+    ServerClock sampled = sampleServerClock ? serverClock : new ServerClock(clock);
     SalesforceRestClient rest =
-        new SalesforceRestClient(http, tokens, "60.0", serverClock, metrics, budget);
+        new SalesforceRestClient(http, tokens, "60.0", sampled, metrics, budget);
     SourceEnvironment env =
         new SourceEnvironment(
             clock,

@@ -119,15 +119,22 @@ class EventLogFileFailuresIT {
   }
 
   @Test
-  void malformedListingSkipsOnlyThatType() throws Exception {
+  void aMalformedListingSkipsTheCycleForEveryTypeAndTheNextCycleReadsThem() throws Exception {
     fx.file("Login", 30, 3);
     fx.file("API", 30, 2);
     fx.sf.inject(Fault.malformed(Fault.Route.QUERY, Fault.Kind.NON_JSON));
-    RecordingSourceContext ctx = cycle(sequential(List.of("Login", "API")));
-    assertThat(ctx.rowsOf("Login")).isEmpty();
-    assertThat(ctx.rowsOf("API")).hasSize(2);
-    assertThat(fx.counter("sf2loki_soql_poll_errors", "source", "eventlogfile", "object", "Login"))
+    EventLogFileSource source = fx.source(sequential(List.of("Login", "API")));
+    RecordingSourceContext ctx = new RecordingSourceContext();
+    source.cycleOnce(ctx);
+    assertThat(ctx.entries()).isEmpty(); // one listing serves both types
+    assertThat(
+            fx.counter("sf2loki_soql_poll_errors", "source", "eventlogfile", "object", "listing"))
         .isEqualTo(1);
+    assertThat(fx.counter("sf2loki_eventlogfile_download_errors", "reason", "listing"))
+        .isEqualTo(1);
+    source.cycleOnce(ctx);
+    assertThat(ctx.rowsOf("Login")).hasSize(3);
+    assertThat(ctx.rowsOf("API")).hasSize(2);
   }
 
   @Test
@@ -154,7 +161,7 @@ class EventLogFileFailuresIT {
   }
 
   @Test
-  void wildcardDiscoversTheOrgsTypesEveryCycle() throws Exception {
+  void wildcardDiscoversTheOrgsTypesAtTheFirstCycle() throws Exception {
     fx.file("Login", 30, 1);
     fx.file("ReportExport", 30, 2);
     RecordingSourceContext ctx = cycle(ElfFixture.config(List.of("*")));

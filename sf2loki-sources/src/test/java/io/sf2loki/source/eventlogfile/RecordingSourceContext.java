@@ -109,6 +109,11 @@ final class RecordingSourceContext implements SourceContext {
     return rows().stream().filter(e -> type.equals(e.labels().get("event_type"))).toList();
   }
 
+  /** The lines of {@code type}'s rows, in emit order. */
+  List<String> linesOf(String type) {
+    return rowsOf(type).stream().map(LogEntry::line).toList();
+  }
+
   List<CheckpointToken> checkpointOnlyTokens() {
     List<CheckpointToken> out = new ArrayList<>();
     for (LogEntry e : entries) {

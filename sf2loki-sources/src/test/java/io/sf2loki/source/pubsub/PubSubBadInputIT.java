@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import com.google.protobuf.ByteString;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.salesforce.testing.LogCapture;
 import io.sf2loki.source.pubsub.replay.ReplayIds;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.pubsub.FakePubSub;

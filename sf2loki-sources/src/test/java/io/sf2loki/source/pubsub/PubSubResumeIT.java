@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
+import io.sf2loki.salesforce.testing.LogCapture;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.source.pubsub.replay.ReplayIds;
 import io.sf2loki.testkit.TestTiming;

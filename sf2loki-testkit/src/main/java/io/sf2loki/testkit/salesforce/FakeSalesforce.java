@@ -59,6 +59,7 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
   private final Activity activity = new Activity(this);
   private final EventObjects eventObjects = new EventObjects(this);
   private final ApexLogs apexLogs = new ApexLogs(this);
+  private final LogFileSchemas schemas = new LogFileSchemas();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Duration clockOffset = Duration.ZERO;
   private volatile boolean eventLogFileAccess = true;
@@ -140,7 +141,21 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
 
   /** The generator of {@code spec}'s body, to recompute expected rows. */
   public LogFileCsv csv(LogFileSpec spec) {
-    return new LogFileCsv(spec, settings.orgId());
+    return new LogFileCsv(spec, settings.orgId(), schemaOf(spec));
+  }
+
+  /**
+   * From {@code from} on (by CreatedDate), files of {@code eventType} have {@code schema}'s
+   * columns: their CSV header and the {@code LogFileFieldNames} / {@code LogFileFieldTypes} they
+   * are listed with, as after a Salesforce release.
+   */
+  public void changeSchema(String eventType, Instant from, LogFileSchema schema) {
+    schemas.change(eventType, from, schema);
+  }
+
+  /** The columns of {@code spec}'s body. */
+  public LogFileSchema schemaOf(LogFileSpec spec) {
+    return schemas.of(spec);
   }
 
   /** Adds objects to the global describe ({@code sobjects}), e.g. platform or change events. */
@@ -290,7 +305,8 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
 
   /** LogFileLength as listed (exact for small files, estimated for huge ones). */
   long byteLength(LogFileSpec f) {
-    return lengths.computeIfAbsent(f.id() + "@" + f.createdDate(), k -> csv(f).listedLength());
+    return lengths.computeIfAbsent(
+        f.id() + "@" + f.createdDate() + "@" + schemaOf(f).hashCode(), k -> csv(f).listedLength());
   }
 
   long nextId() {

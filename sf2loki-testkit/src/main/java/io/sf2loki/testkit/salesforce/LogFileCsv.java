@@ -25,25 +25,13 @@ import java.util.SplittableRandom;
  * cells).
  *
  * <p>Rows are computed from the seed and their index only, so any file size streams in constant
- * memory and a test can recompute exactly what it expects.
+ * memory and a test can recompute exactly what it expects. The columns are a {@link LogFileSchema}
+ * ({@link LogFileSchema#STANDARD} unless the type's schema was changed): a known column keeps its
+ * generated value, another one gets {@code <name in lower case>-<row index>}.
  */
 public final class LogFileCsv {
 
-  static final List<String> HEADER =
-      List.of(
-          "EVENT_TYPE",
-          "TIMESTAMP",
-          "REQUEST_ID",
-          "ORGANIZATION_ID",
-          "USER_ID",
-          "RUN_TIME",
-          "CPU_TIME",
-          "URI",
-          "SESSION_KEY",
-          "REQUEST_STATUS",
-          "MESSAGE",
-          "TIMESTAMP_DERIVED",
-          "USER_ID_DERIVED");
+  static final List<String> HEADER = LogFileSchema.STANDARD.names();
 
   private static final DateTimeFormatter COMPACT =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss.SSS").withZone(ZoneOffset.UTC);
@@ -57,15 +45,23 @@ public final class LogFileCsv {
 
   private final LogFileSpec spec;
   private final String orgId;
+  private final List<String> header;
 
+  /** A body with the standard columns. */
   public LogFileCsv(LogFileSpec spec, String orgId) {
+    this(spec, orgId, LogFileSchema.STANDARD);
+  }
+
+  /** A body with {@code schema}'s columns. */
+  public LogFileCsv(LogFileSpec spec, String orgId, LogFileSchema schema) {
     this.spec = spec;
     this.orgId = orgId;
+    this.header = schema.names();
   }
 
   /** The column names of the header row. */
   public List<String> header() {
-    return HEADER;
+    return header;
   }
 
   /** The event time of row {@code index}, spread evenly over the file's hour or day. */
@@ -77,6 +73,20 @@ public final class LogFileCsv {
 
   /** The cells of data row {@code index} (0-based), as written. */
   public List<String> cells(long index) {
+    List<String> standard = standardCells(index);
+    if (header.equals(HEADER)) {
+      return standard;
+    }
+    List<String> cells = new ArrayList<>(header.size() + 2);
+    for (String name : header) {
+      int i = HEADER.indexOf(name);
+      cells.add(i >= 0 ? standard.get(i) : name.toLowerCase(java.util.Locale.ROOT) + "-" + index);
+    }
+    raggedness(cells, index);
+    return cells;
+  }
+
+  private List<String> standardCells(long index) {
     SplittableRandom random = new SplittableRandom(spec.seed() * 31 + index);
     Instant t = rowTime(index);
     String user = "005" + pad12(random.nextLong(1_000_000_000L)) + "AAA";
@@ -97,13 +107,20 @@ public final class LogFileCsv {
         message,
         ISO_MILLIS.format(t),
         user);
+    if (header.equals(HEADER)) {
+      raggedness(cells, index);
+    }
+    return cells;
+  }
+
+  /** Tricky files: some rows get two cells too many, some three too few. */
+  private void raggedness(List<String> cells, long index) {
     if (spec.tricky() && index % 17 == 5) {
       cells.add("extra one");
       cells.add("extra, two");
     } else if (spec.tricky() && index % 19 == 7) {
-      cells.subList(cells.size() - 3, cells.size()).clear();
+      cells.subList(Math.max(0, cells.size() - 3), cells.size()).clear();
     }
-    return cells;
   }
 
   /**
@@ -113,11 +130,11 @@ public final class LogFileCsv {
   public Map<String, String> expectedRow(long index) {
     List<String> cells = cells(index);
     Map<String, String> row = new LinkedHashMap<>();
-    for (int i = 0; i < HEADER.size(); i++) {
-      row.put(HEADER.get(i), i < cells.size() ? cells.get(i) : "");
+    for (int i = 0; i < header.size(); i++) {
+      row.put(header.get(i), i < cells.size() ? cells.get(i) : "");
     }
-    if (cells.size() > HEADER.size()) {
-      row.put("_extra", String.join(",", cells.subList(HEADER.size(), cells.size())));
+    if (cells.size() > header.size()) {
+      row.put("_extra", String.join(",", cells.subList(header.size(), cells.size())));
     }
     return row;
   }
@@ -153,7 +170,7 @@ public final class LogFileCsv {
   public void write(OutputStream out) throws IOException {
     Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 64 * 1024);
     String newline = spec.tricky() ? "\r\n" : "\n";
-    writeRow(w, HEADER, newline);
+    writeRow(w, header, newline);
     for (long i = 0; i < spec.rows(); i++) {
       writeRow(w, cells(i), newline);
     }

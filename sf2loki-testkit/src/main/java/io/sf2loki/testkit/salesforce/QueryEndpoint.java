@@ -18,7 +18,10 @@ import java.util.regex.Pattern;
 /**
  * REST and Tooling query: one regex per SOQL shape sf2loki issues (anything else is answered with
  * {@code MALFORMED_QUERY}, as Salesforce does for what it cannot parse), {@code done} / {@code
- * nextRecordsUrl} paging and {@code attributes} on every record.
+ * nextRecordsUrl} paging and {@code attributes} on every record. EventLogFile listings come in two
+ * shapes: one type per query ({@link #ELF_LISTING}) and every type at once ({@link
+ * ElfListingQuery}), whose records also carry {@code LogFileFieldNames} and {@code
+ * LogFileFieldTypes}.
  */
 final class QueryEndpoint {
 
@@ -121,6 +124,20 @@ final class QueryEndpoint {
   }
 
   private Optional<List<Map<String, Object>>> evaluate(String soql) {
+    Optional<ElfListingQuery.Parsed> all = ElfListingQuery.parse(soql);
+    if (all.isPresent()) {
+      List<Map<String, Object>> out = new ArrayList<>();
+      for (LogFileSpec f : fake.visibleFiles()) {
+        if (out.size() < all.get().limit() && all.get().matches(f)) {
+          Map<String, Object> r = record(f);
+          LogFileSchema schema = fake.schemaOf(f);
+          r.put("LogFileFieldNames", String.join(",", schema.names()));
+          r.put("LogFileFieldTypes", String.join(",", schema.types()));
+          out.add(r);
+        }
+      }
+      return Optional.of(out);
+    }
     Matcher m = ELF_LISTING.matcher(soql);
     if (m.matches()) {
       Optional<Instant> since = literal(m.group(3));

@@ -1,4 +1,4 @@
-package io.sf2loki.source.pubsub;
+package io.sf2loki.salesforce.testing;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -8,24 +8,29 @@ import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /** Records what one class logs, until closed. */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
   private final Logger logger;
   private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-  LogCapture(Class<?> of) {
+  public LogCapture(Class<?> of) {
     logger = (Logger) LoggerFactory.getLogger(of);
     appender.start();
     logger.addAppender(appender);
   }
 
+  /** The formatted WARN messages so far. */
+  public List<String> warnings() {
+    return messages(Level.WARN);
+  }
+
   /** The formatted ERROR messages so far. */
-  List<String> errors() {
+  public List<String> errors() {
     return messages(Level.ERROR);
   }
 
   /** The formatted messages at {@code level} so far. */
-  List<String> messages(Level level) {
+  public List<String> messages(Level level) {
     synchronized (appender) { // AppenderBase appends under the appender's lock
       return appender.list.stream()
           .filter(e -> e.getLevel() == level)
