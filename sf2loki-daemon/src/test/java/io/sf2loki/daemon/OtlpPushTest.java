@@ -52,17 +52,8 @@ class OtlpPushTest {
   }
 
   private String config(String otlpExtra) {
-    return """
-        salesforce {
-          auth_mode = client_credentials
-          login_url = "%s"
-          client_id = cid
-          client_secret = secret
-        }
-        sources.eventlogfile { enabled = true, event_types = [Login], interval = Hourly, poll_interval = 1s, lookback = 12h }
-        sink.loki { url = "%s", batch { flush_interval = 100ms } }
-        state.file.path = "%s"
-        service.shutdown_grace = 5s
+    String push =
+        """
         service.metrics.otlp {
           enabled = true
           url = "%s"
@@ -71,12 +62,8 @@ class OtlpPushTest {
           %s
         }
         """
-        .formatted(
-            salesforce.baseUrl(),
-            loki.baseUri(),
-            dir.resolve("state.json"),
-            otlp.metricsUrl(),
-            otlpExtra);
+            .formatted(otlp.metricsUrl(), otlpExtra);
+    return OrgRunConfig.hocon(salesforce, loki, dir.resolve("state.json"), push);
   }
 
   @Test

@@ -3,16 +3,21 @@ package io.sf2loki.testkit.otlp;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.metrics.v1.SummaryDataPoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /** An {@code ExportMetricsServiceRequest} as {@link ReceivedPoint}s. */
 final class MetricsDecoder {
@@ -40,45 +45,52 @@ final class MetricsDecoder {
       case SUM ->
           m.getSum().getDataPointsList().forEach(p -> out.add(number(m, type, resource, p)));
       case HISTOGRAM ->
-          m.getHistogram()
-              .getDataPointsList()
-              .forEach(
-                  p ->
-                      out.add(
-                          point(
-                              m,
-                              type,
-                              resource,
-                              p.getAttributesList(),
-                              p.getCount(),
-                              p.getTimeUnixNano())));
+          counted(
+              out,
+              m,
+              type,
+              resource,
+              m.getHistogram().getDataPointsList(),
+              HistogramDataPoint::getAttributesList,
+              HistogramDataPoint::getCount,
+              HistogramDataPoint::getTimeUnixNano);
       case EXPONENTIAL_HISTOGRAM ->
-          m.getExponentialHistogram()
-              .getDataPointsList()
-              .forEach(
-                  p ->
-                      out.add(
-                          point(
-                              m,
-                              type,
-                              resource,
-                              p.getAttributesList(),
-                              p.getCount(),
-                              p.getTimeUnixNano())));
+          counted(
+              out,
+              m,
+              type,
+              resource,
+              m.getExponentialHistogram().getDataPointsList(),
+              ExponentialHistogramDataPoint::getAttributesList,
+              ExponentialHistogramDataPoint::getCount,
+              ExponentialHistogramDataPoint::getTimeUnixNano);
       case SUMMARY ->
-          m.getSummary()
-              .getDataPointsList()
-              .forEach(
-                  p ->
-                      out.add(
-                          point(
-                              m,
-                              type,
-                              resource,
-                              p.getAttributesList(),
-                              p.getCount(),
-                              p.getTimeUnixNano())));
+          counted(
+              out,
+              m,
+              type,
+              resource,
+              m.getSummary().getDataPointsList(),
+              SummaryDataPoint::getAttributesList,
+              SummaryDataPoint::getCount,
+              SummaryDataPoint::getTimeUnixNano);
       case DATA_NOT_SET -> {}
+    }
+  }
+
+  /** Points whose value is their count (histograms, summaries). */
+  private static <P> void counted(
+      List<ReceivedPoint> out,
+      Metric m,
+      String type,
+      Map<String, String> resource,
+      List<P> points,
+      Function<P, List<KeyValue>> attributes,
+      ToLongFunction<P> count,
+      ToLongFunction<P> time) {
+    for (P p : points) {
+      out.add(
+          point(m, type, resource, attributes.apply(p), count.applyAsLong(p), time.applyAsLong(p)));
     }
   }
 
