@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * The {@code service} section: the daemon's endpoints, shutdown and logging.
+ * The {@code service} section: the daemon's endpoints, metrics push, shutdown and logging.
  *
  * @param httpHost bind address of the health/metrics server
  * @param httpPort its port (0 picks a free one)
@@ -19,6 +19,7 @@ import java.util.Set;
  * @param logLevel root log level
  * @param logFormat {@code text}, {@code json} or {@code logfmt}
  * @param logSummaryInterval interval of the periodic INFO summary line; zero disables
+ * @param metricsOtlp the OTLP metrics push ({@code metrics.otlp})
  * @param permanentFailureAttempts attempts in a row before a permanent failure ends the process
  * @param failureBackoffMin the first wait after a failed campaign or term
  * @param failureBackoffMax the longest wait; a term that led this long ends a failure streak
@@ -33,6 +34,7 @@ public record ServiceConfig(
     String logLevel,
     String logFormat,
     Duration logSummaryInterval,
+    OtlpMetricsConfig metricsOtlp,
     int permanentFailureAttempts,
     Duration failureBackoffMin,
     Duration failureBackoffMax) {
@@ -50,6 +52,7 @@ public record ServiceConfig(
         r.oneOf("log_level", Set.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR")),
         r.oneOf("log_format", Set.of("text", "json", "logfmt")),
         r.duration("log_summary_interval"),
+        OtlpMetricsConfig.bind(r.section("metrics.otlp")),
         r.intInRange("permanent_failure_attempts", 1, 100),
         min,
         backoffMax(r, min));

@@ -4,11 +4,13 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.config.TopologyWarnings;
+import io.sf2loki.coordinate.internal.HolderIds;
 import io.sf2loki.daemon.http.HealthServer;
 import io.sf2loki.daemon.http.Liveness;
 import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.daemon.logging.MetricsSummary;
 import io.sf2loki.daemon.logging.SummaryLoop;
+import io.sf2loki.daemon.metrics.MetricsPush;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineEnvironment;
@@ -58,6 +60,7 @@ final class DaemonService implements DaemonRunner {
     TopologyWarnings.of(config).forEach(w -> LOG.warn("unsafe topology: {}", w));
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = PrometheusRegistries.create(BuildInfo.version());
+    MetricsPush push = pushFor(config, registry, clock, variables);
     StopTrigger stop = new StopTrigger();
     StopTrigger summaryStop = new StopTrigger();
     CountDownLatch finished = new CountDownLatch(1);
@@ -76,7 +79,7 @@ final class DaemonService implements DaemonRunner {
     Runtime.getRuntime().addShutdownHook(hook);
     EngineEnvironment environment =
         new EngineEnvironment(
-            clock, Ticker.SYSTEM, new Random(), new NamedThreadFactory("sf2loki"), registry);
+            clock, Ticker.SYSTEM, new Random(), new NamedThreadFactory("sf2loki"), push.registry());
     try (Engine engine = ConfiguredEngine.create(config, environment, variables);
         HealthServer health =
             HealthServer.start(
@@ -92,11 +95,30 @@ final class DaemonService implements DaemonRunner {
       return exitCode[0];
     } finally {
       summaryStop.requestStop();
+      push.close(); // the last push, bounded by service.metrics.otlp.timeout
       finished.countDown();
       if (!stop.isStopRequested()) {
         Runtime.getRuntime().removeShutdownHook(hook);
       }
     }
+  }
+
+  /**
+   * The OTLP push of {@code service.metrics.otlp}, or none, next to {@code registry}; the replica
+   * id is {@code $HOSTNAME} (the pod name), else hostname-pid, as k8s_lease's default identity.
+   */
+  static MetricsPush pushFor(
+      Sf2LokiConfig config,
+      PrometheusMeterRegistry registry,
+      Clock clock,
+      Map<String, String> variables) {
+    return MetricsPush.start(
+        config.service().metricsOtlp(),
+        registry,
+        HolderIds.podName(variables),
+        BuildInfo.version(),
+        clock,
+        new NamedThreadFactory("sf2loki-otlp"));
   }
 
   /** The periodic summary line ({@code service.log_summary_interval}; 0 disables it). */

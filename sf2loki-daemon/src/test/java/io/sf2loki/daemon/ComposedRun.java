@@ -11,6 +11,7 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.daemon.http.HealthServer;
 import io.sf2loki.daemon.http.Liveness;
 import io.sf2loki.daemon.http.Readiness;
+import io.sf2loki.daemon.metrics.MetricsPush;
 import io.sf2loki.engine.ConfiguredEngine;
 import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
@@ -36,7 +37,8 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One engine composed from HOCON as the daemon composes it, on a Prometheus registry served on
- * {@code /metrics} by the daemon's own health server, running on its own thread until closed.
+ * {@code /metrics} by the daemon's own health server (and pushed over OTLP when the config says
+ * so), running on its own thread until closed.
  */
 final class ComposedRun implements AutoCloseable {
 
@@ -44,16 +46,18 @@ final class ComposedRun implements AutoCloseable {
 
   private final PrometheusMeterRegistry registry = PrometheusRegistries.create("test");
   private final StopTrigger stop = new StopTrigger();
+  private final MetricsPush push;
   private final Engine engine;
   private final HealthServer server;
   private final CompletableFuture<EngineOutcome> run;
 
-  private ComposedRun(String hocon) throws IOException {
+  private ComposedRun(String hocon, Map<String, String> variables) throws IOException {
     Sf2LokiConfig config =
         Sf2LokiConfig.bind(
-            new ConfigLoader(getClass().getClassLoader(), Map.of()).loadString(hocon),
+            new ConfigLoader(getClass().getClassLoader(), variables).loadString(hocon),
             getClass().getClassLoader());
-    engine = ConfiguredEngine.create(config, Environments.engine(registry), Map.of());
+    push = DaemonService.pushFor(config, registry, Clock.systemUTC(), variables);
+    engine = ConfiguredEngine.create(config, Environments.engine(push.registry()), variables);
     Readiness readiness =
         new Readiness(
             engine::status, config.service().unreadyAfterSinkFailing(), Clock.systemUTC());
@@ -84,7 +88,12 @@ final class ComposedRun implements AutoCloseable {
 
   /** Composes and starts the engine {@code hocon} describes. */
   static ComposedRun start(String hocon) throws IOException {
-    return new ComposedRun(hocon);
+    return start(hocon, Map.of());
+  }
+
+  /** Composes and starts the engine {@code hocon} describes, in the process environment given. */
+  static ComposedRun start(String hocon, Map<String, String> variables) throws IOException {
+    return new ComposedRun(hocon, variables);
   }
 
   /**
@@ -146,6 +155,7 @@ final class ComposedRun implements AutoCloseable {
       throw new AssertionError("interrupted while the engine stopped", e);
     } finally {
       engine.close();
+      push.close();
       server.close();
     }
   }

@@ -3,13 +3,8 @@ package io.sf2loki.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -37,21 +32,10 @@ class ExampleConfigsTest {
   @ParameterizedTest
   @MethodSource("examples")
   void examplePassesCheck(Path example) throws Exception {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        Main.run(
-            new String[] {"--config", example.toString(), "--check"},
-            new PrintWriter(out, true),
-            new PrintWriter(err, true),
-            environment(),
-            getClass().getClassLoader(),
-            (config, debug) -> {
-              throw new AssertionError("--check must not run the service");
-            });
-    assertThat(err.toString()).isEmpty();
-    assertThat(code).isZero();
-    assertThat(out.toString()).contains("config check OK").doesNotContain("WARN");
+    ConfigCheck.Result check = ConfigCheck.check(example, environment());
+    assertThat(check.err()).isEmpty();
+    assertThat(check.code()).isZero();
+    assertThat(check.out()).contains("config check OK").doesNotContain("WARN");
   }
 
   @org.junit.jupiter.api.Test
@@ -60,19 +44,9 @@ class ExampleConfigsTest {
     String pair = Files.readString(EXAMPLES.resolve("file-lease-pair.conf"));
     Files.writeString(
         config, pair + "\nstate.file.path = \"/tmp/state.json\"\nservice.shutdown_grace = 40s\n");
-    StringWriter out = new StringWriter();
-    int code =
-        Main.run(
-            new String[] {"--config", config.toString(), "--check"},
-            new PrintWriter(out, true),
-            new PrintWriter(new StringWriter(), true),
-            environment(),
-            getClass().getClassLoader(),
-            (c, debug) -> {
-              throw new AssertionError("--check must not run the service");
-            });
-    assertThat(code).isZero();
-    assertThat(out.toString())
+    ConfigCheck.Result check = ConfigCheck.check(config, environment());
+    assertThat(check.code()).isZero();
+    assertThat(check.out())
         .contains("config check WARN: state.file.path (/tmp/state.json) is under a node-local")
         .contains("config check WARN: state.file.path (/tmp/state.json) is not in the directory")
         .contains("config check WARN: service.shutdown_grace (40s) is not below the lease duration")
@@ -85,26 +59,7 @@ class ExampleConfigsTest {
         .contains("demo.conf", "single-instance.conf", "file-lease-pair.conf", "kubernetes.conf");
   }
 
-  private Map<String, String> environment() throws IOException, NoSuchAlgorithmException {
-    Path key = dir.resolve("salesforce.key");
-    Files.writeString(key, rsaPrivateKeyPem());
-    Path token = dir.resolve("loki-token");
-    Files.writeString(token, "glc_example_token\n");
-    return Map.of(
-        "SF2LOKI_SALESFORCE__PRIVATE_KEY_FILE", key.toString(),
-        "SF2LOKI_SINK__LOKI__AUTH_TOKEN_FILE", token.toString(),
-        "DEMO_DIR", dir.toString(),
-        "POD_NAME", "sf2loki-7c9d4-abcde",
-        "POD_NAMESPACE", "observability");
-  }
-
-  private static String rsaPrivateKeyPem() throws NoSuchAlgorithmException {
-    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-    generator.initialize(2048);
-    byte[] der = generator.generateKeyPair().getPrivate().getEncoded();
-    return "-----BEGIN PRIVATE KEY-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
-            .encodeToString(der)
-        + "\n-----END PRIVATE KEY-----\n";
+  private Map<String, String> environment() throws Exception {
+    return ConfigCheck.documentedEnvironment(dir);
   }
 }

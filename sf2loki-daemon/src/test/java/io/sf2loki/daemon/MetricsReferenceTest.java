@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.gcs.FakeGcsServer;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.otlp.FakeOtlpReceiver;
 import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.pubsub.ManagedEventSubscription;
 import io.sf2loki.testkit.pubsub.PubSubFault;
@@ -38,9 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
  * docs/observability/metrics.md against the composed daemon (issue 15), in both directions: every
  * metric four runs against the testkit's fakes expose is documented, and every documented metric is
  * exposed by one of them. The runs: a plain EventLogFile run; a restart whose late rows Loki
- * rejects for its time window; a run with faults at the fakes' named points (Loki 429, 500 and a
- * reset, Salesforce auth, 5xx and throttling, a failed download, corrupt and stalled cursors,
- * shaping drops) across all three sources; and a run fenced on the GCS store.
+ * rejects for its time window (the first one pushing over OTLP too); a run with faults at the
+ * fakes' named points (Loki 429, 500 and a reset, Salesforce auth, 5xx and throttling, a failed
+ * download, corrupt and stalled cursors, shaping drops) across all three sources; and a run fenced
+ * on the GCS store.
  */
 class MetricsReferenceTest {
 
@@ -53,6 +55,7 @@ class MetricsReferenceTest {
   @TempDir Path dir;
   private FakeSalesforce salesforce;
   private FakeLoki loki;
+  private FakeOtlpReceiver otlp;
   private final Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
   private final Set<String> exposed = new TreeSet<>();
 
@@ -60,10 +63,12 @@ class MetricsReferenceTest {
   void start() throws Exception {
     salesforce = FakeSalesforce.builder().clientId("cid").clientSecret("secret").build();
     loki = FakeLoki.start();
+    otlp = FakeOtlpReceiver.start();
   }
 
   @AfterEach
   void stop() {
+    otlp.close();
     loki.close();
     salesforce.close();
   }
@@ -142,10 +147,16 @@ class MetricsReferenceTest {
   private void plainAndRestartedEventLogFileRuns() throws Exception {
     Path state = dir.resolve("elf-state.json");
     loginFile("0ATD00000000001AAA", hour.minus(3, ChronoUnit.HOURS), hour.minusSeconds(7200), 1);
-    try (ComposedRun run = ComposedRun.start(config(state, eventLogFile("[Login]", "")))) {
+    String pushed =
+        eventLogFile("[Login]", "")
+            + "service.metrics.otlp { enabled = true, url = \"%s\", step = 1s, timeout = 1s }\n"
+                .formatted(otlp.metricsUrl());
+    try (ComposedRun run = ComposedRun.start(config(state, pushed))) {
       exposed.addAll(
           run.awaitExposed(
               Set.of(
+                  "sf2loki_otlp_push_failures_total",
+                  "sf2loki_otlp_last_push_success_timestamp_seconds",
                   "sf2loki_events_ingested_total",
                   "sf2loki_ingest_lag_seconds",
                   "sf2loki_ingest_lag_seconds_max",

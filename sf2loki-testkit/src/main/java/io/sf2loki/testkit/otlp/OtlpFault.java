@@ -1,0 +1,44 @@
+package io.sf2loki.testkit.otlp;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A scripted misbehaviour of the fake OTLP receiver, striking the next {@link #count()} exports.
+ * {@link Status} answers instead of recording, as a collector under pressure does ({@code 503},
+ * {@code 429} with {@code Retry-After}).
+ */
+public sealed interface OtlpFault permits OtlpFault.Status {
+
+  /** How many exports this fault strikes. */
+  int count();
+
+  /**
+   * Answers {@code status} (with {@code Retry-After} when given) instead of recording the export.
+   *
+   * @param status an HTTP status, 100 to 599
+   * @param retryAfter the {@code Retry-After} value, in seconds
+   * @param count how many exports it strikes
+   */
+  record Status(int status, Optional<String> retryAfter, int count) implements OtlpFault {
+    public Status {
+      if (status < 100 || status > 599) {
+        throw new IllegalArgumentException("fault status " + status + " is not an HTTP status");
+      }
+      Objects.requireNonNull(retryAfter, "retryAfter");
+      if (count < 1) {
+        throw new IllegalArgumentException("fault count must be at least 1");
+      }
+    }
+  }
+
+  /** Answer {@code status} to the next {@code count} exports without recording them. */
+  static Status status(int status, int count) {
+    return new Status(status, Optional.empty(), count);
+  }
+
+  /** Answer {@code 429} with {@code Retry-After: seconds} to the next {@code count} exports. */
+  static Status throttled(int seconds, int count) {
+    return new Status(429, Optional.of(Integer.toString(seconds)), count);
+  }
+}
