@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +19,6 @@ import org.junit.jupiter.api.Test;
  */
 class LokiRulesTest {
 
-  static final Pattern RUNBOOK =
-      Pattern.compile("^https://sf2loki\\.example\\.com/docs/observability/loki-rules\\.md#(.+)$");
   static final Path PAGE = DeployFiles.OBSERVABILITY.resolve("loki-rules.md");
 
   static List<RuleFile> rules;
@@ -61,18 +57,7 @@ class LokiRulesTest {
         problems.add(r + ": only alerting rules (a recording rule needs the ruler's remote write)");
         continue;
       }
-      if (!PrometheusRulesTest.SEVERITIES.contains(String.valueOf(r.labels().get("severity")))) {
-        problems.add(r + ": severity " + r.labels().get("severity"));
-      }
-      if (r.annotation("summary").isBlank() || r.annotation("description").isBlank()) {
-        problems.add(r + ": a summary and a description are required");
-      }
-      Matcher runbook = RUNBOOK.matcher(r.annotation("runbook_url"));
-      if (!runbook.matches()
-          || !runbook.group(1).equals(DocPages.slug(r.alert()))
-          || !anchors.contains(runbook.group(1))) {
-        problems.add(r + ": runbook_url must be the section '### " + r.alert() + "' of " + PAGE);
-      }
+      problems.addAll(r.alertProblems(PAGE, anchors));
     }
 
     assertThat(problems).isEmpty();

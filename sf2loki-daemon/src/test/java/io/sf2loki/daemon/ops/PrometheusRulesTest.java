@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +21,6 @@ import org.junit.jupiter.api.Test;
  */
 class PrometheusRulesTest {
 
-  static final Pattern RUNBOOK =
-      Pattern.compile("^https://sf2loki\\.example\\.com/docs/observability/alerts\\.md#(.+)$");
-  static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
   static final Path ALERTS_DOC = DeployFiles.OBSERVABILITY.resolve("alerts.md");
 
   static List<Path> ruleFiles;
@@ -85,24 +80,9 @@ class PrometheusRulesTest {
   void everyAlertHasASeverityASummaryADescriptionAndARunbookInTheAlertsPage() throws Exception {
     Set<String> anchors = DocPages.anchors(ALERTS_DOC);
     List<String> problems = new ArrayList<>();
-    for (RuleFile r : rules) {
-      if (!r.isAlert()) {
-        continue;
-      }
-      if (!SEVERITIES.contains(String.valueOf(r.labels().get("severity")))) {
-        problems.add(r + ": severity " + r.labels().get("severity") + " not in " + SEVERITIES);
-      }
-      if (r.annotation("summary").isBlank() || r.annotation("description").isBlank()) {
-        problems.add(r + ": a summary and a description are required");
-      }
-      Matcher runbook = RUNBOOK.matcher(r.annotation("runbook_url"));
-      if (!runbook.matches()) {
-        problems.add(r + ": runbook_url " + r.annotation("runbook_url") + " !~ " + RUNBOOK);
-      } else if (!runbook.group(1).equals(DocPages.slug(r.alert()))
-          || !anchors.contains(runbook.group(1))) {
-        problems.add(r + ": no section '### " + r.alert() + "' in " + ALERTS_DOC);
-      }
-    }
+    rules.stream()
+        .filter(RuleFile::isAlert)
+        .forEach(r -> problems.addAll(r.alertProblems(ALERTS_DOC, anchors)));
 
     assertThat(problems).isEmpty();
   }

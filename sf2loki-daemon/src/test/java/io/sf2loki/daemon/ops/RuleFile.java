@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One rule of a Prometheus-style rules file (Prometheus' own, or the Loki ruler's), as written.
@@ -53,6 +54,32 @@ record RuleFile(
       rules.addAll(read(f));
     }
     return rules;
+  }
+
+  /** Where the runbook_urls point: the placeholder base of the docs, docs/observability/. */
+  static final String RUNBOOK_BASE = "https://sf2loki.example.com/docs/observability/";
+
+  /** The severities an alert may carry. */
+  static final Set<String> SEVERITIES = Set.of("critical", "warning", "info");
+
+  /**
+   * What this alert lacks: a known severity, a summary and a description, and a runbook_url to its
+   * own section ({@code ### <alert>}) of {@code page}, whose headings' anchors are {@code anchors}.
+   */
+  List<String> alertProblems(Path page, Set<String> anchors) {
+    List<String> problems = new ArrayList<>();
+    if (!SEVERITIES.contains(String.valueOf(labels.get("severity")))) {
+      problems.add(this + ": severity " + labels.get("severity") + " not in " + SEVERITIES);
+    }
+    if (annotation("summary").isBlank() || annotation("description").isBlank()) {
+      problems.add(this + ": a summary and a description are required");
+    }
+    String anchor = DocPages.slug(alert);
+    String expected = RUNBOOK_BASE + page.getFileName() + "#" + anchor;
+    if (!annotation("runbook_url").equals(expected) || !anchors.contains(anchor)) {
+      problems.add(this + ": runbook_url must be " + expected + ", a section '### " + alert + "'");
+    }
+    return problems;
   }
 
   /** Whether this is an alerting rule. */
