@@ -23,6 +23,7 @@ final class PrometheusRegistries {
   static PrometheusMeterRegistry create(String version) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(MeterFilter.deny(id -> id.getName().equals(BUILD_INFO)));
+    registry.config().meterFilter(new MeterHelp());
     Info.builder()
         .name(BUILD_INFO)
         .help("always 1; the version label carries the build version")

@@ -13,10 +13,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** The names docs/observability/metrics.md documents, and the names a scrape or the code shows. */
-final class MetricsReference {
+public final class MetricsReference {
 
-  static final Path ROOT = Path.of("..");
-  static final Path DOC = ROOT.resolve(Path.of("docs", "observability", "metrics.md"));
+  /** The repository's root, from a module's directory (where the tests run). */
+  public static final Path ROOT = Path.of("..");
+
+  /** The metrics reference. */
+  public static final Path DOC = ROOT.resolve(Path.of("docs", "observability", "metrics.md"));
 
   private static final Pattern TABLE_ROW = Pattern.compile("^\\| `(sf2loki_[a-z0-9_]+)` \\|");
   private static final Pattern TYPE_LINE =
@@ -27,7 +30,7 @@ final class MetricsReference {
   private MetricsReference() {}
 
   /** The metric names the reference's tables list, as Prometheus exposes them. */
-  static Set<String> documented() throws IOException {
+  public static Set<String> documented() throws IOException {
     Set<String> names = new TreeSet<>();
     for (String line : Files.readAllLines(DOC)) {
       Matcher m = TABLE_ROW.matcher(line);

@@ -2,6 +2,7 @@ package io.sf2loki.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -17,5 +18,26 @@ class PrometheusRegistriesTest {
     assertThat(scrape).contains("sf2loki_build_info{version=\"1.2.3\"} 1");
     assertThat(scrape).doesNotContain("sf2loki_build{");
     assertThat(scrape.lines().filter(l -> l.startsWith("sf2loki_build"))).hasSize(1);
+  }
+
+  @Test
+  void aMeterRegisteredWithoutADescriptionIsScrapedWithItsHelpText() {
+    PrometheusMeterRegistry registry = PrometheusRegistries.create("1.2.3");
+    Counter.builder("sf2loki_auth_refreshes").register(registry).increment();
+
+    assertThat(registry.scrape())
+        .contains("# HELP sf2loki_auth_refreshes_total Successful Salesforce token mints");
+  }
+
+  @Test
+  void aMeterRegisteredWithItsOwnDescriptionKeepsIt() {
+    PrometheusMeterRegistry registry = PrometheusRegistries.create("1.2.3");
+    Counter.builder("sf2loki_auth_refreshes")
+        .description("the caller's own words")
+        .register(registry)
+        .increment();
+
+    assertThat(registry.scrape())
+        .contains("# HELP sf2loki_auth_refreshes_total the caller's own words");
   }
 }
