@@ -82,7 +82,12 @@ class ExampleConfigsTest {
   @org.junit.jupiter.api.Test
   void theThreeTopologiesAndTheDemoAreShipped() throws IOException {
     assertThat(examples().stream().map(p -> p.getFileName().toString()))
-        .contains("demo.conf", "single-instance.conf", "file-lease-pair.conf", "kubernetes.conf");
+        .contains(
+            "demo.conf",
+            "single-instance.conf",
+            "file-lease-pair.conf",
+            "kubernetes.conf",
+            "multi-org.conf");
   }
 
   private Map<String, String> environment() throws IOException, NoSuchAlgorithmException {
@@ -90,7 +95,10 @@ class ExampleConfigsTest {
     Files.writeString(key, rsaPrivateKeyPem());
     Path token = dir.resolve("loki-token");
     Files.writeString(token, "glc_example_token\n");
+    Path emeaSecret = dir.resolve("emea-client-secret");
+    Files.writeString(emeaSecret, "emea-consumer-secret\n");
     return Map.of(
+        "EMEA_CLIENT_SECRET_FILE", emeaSecret.toString(),
         "SF2LOKI_SALESFORCE__PRIVATE_KEY_FILE", key.toString(),
         "SF2LOKI_SINK__LOKI__AUTH_TOKEN_FILE", token.toString(),
         "DEMO_DIR", dir.toString(),
