@@ -51,7 +51,11 @@ final class DaemonService implements DaemonRunner {
         config.sinkType(),
         config.sink().target(),
         config.storeType(),
-        config.store().location(),
+        shards
+            .first()
+            .org()
+            .map(o -> o.legacyDocument().location() + ", -<org> per org")
+            .orElse(config.store().location()),
         config.coordinatorType(),
         config.sources().keySet(),
         shards.multiOrg() ? " orgs=" + shards.orgNames() : "");

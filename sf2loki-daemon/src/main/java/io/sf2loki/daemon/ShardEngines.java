@@ -139,16 +139,16 @@ final class ShardEngines implements AutoCloseable {
       Thread.currentThread().interrupt();
       outcome = new EngineOutcome.Stopped();
     } catch (RuntimeException | Error e) {
-      LOG.error("{}: the engine broke; the other orgs go on", org, e);
+      LOG.error("the engine of this org broke; the other orgs go on", e);
       outcome =
           new EngineOutcome.Failed(FailureClass.permanent(FailureClass.UNEXPECTED, org, ""), 1, e);
     }
     r.ended().set(outcome);
     if (outcome instanceof EngineOutcome.Failed failed && !stop.isStopRequested()) {
+      // The org is in the MDC of this thread: "org=emea: this org stopped after a failure: ..."
       LOG.error(
-          "{} stopped after a failure: {}; the other orgs go on, and this one stays stopped until"
-              + " the process restarts",
-          org,
+          "this org stopped after a failure: {}; the other orgs go on, and this one stays stopped"
+              + " until the process restarts",
           failed.describe());
     }
   }
