@@ -26,46 +26,33 @@ class MultiOrgCliTest {
 
   @TempDir Path dir;
 
-  private Path config(String coordinator) throws Exception {
-    Path config = dir.resolve("sf2loki.conf");
+  private static final String ORGS =
+      """
+
+      orgs = [
+        { name = prod, salesforce {} }
+        { name = emea, salesforce.login_url = "https://acme--emea.sandbox.my.salesforce.com" }
+      ]
+      """;
+
+  private StateFixture noop() throws Exception {
+    return new StateFixture(dir, "coordinate.type = noop" + ORGS);
+  }
+
+  private StateFixture fileLease() throws Exception {
+    return new StateFixture(
+        dir,
+        "coordinate { type = file_lease, file_lease { path = \"LEASE\", holder_id = cli } }"
+            + ORGS);
+  }
+
+  /** Writes prod's lease, held by node-a for an hour; returns its expiry. */
+  private Instant prodLeaseHeldByNodeA() throws Exception {
+    Instant expires = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
     Files.writeString(
-        config,
-        """
-        salesforce {
-          auth_mode = client_credentials
-          login_url = "https://acme.my.salesforce.com"
-          client_id = "3MVG9-test"
-          client_secret = "not-a-real-secret"
-        }
-        sink.loki.url = "http://127.0.0.1:3100"
-        state { store = file, file.path = "%s" }
-        %s
-        orgs = [
-          { name = prod, salesforce {} }
-          { name = emea, salesforce.login_url = "https://acme--emea.sandbox.my.salesforce.com" }
-        ]
-        """
-            .formatted(dir.resolve("state.json"), coordinator),
-        StandardCharsets.UTF_8);
-    return config;
-  }
-
-  private Path noop() throws Exception {
-    return config("coordinate.type = noop");
-  }
-
-  private Path fileLease() throws Exception {
-    return config(
-        "coordinate { type = file_lease, file_lease { path = \"%s\", holder_id = cli } }"
-            .formatted(dir.resolve("leader.lease")));
-  }
-
-  private static CliRun run(Path config, String... args) {
-    String[] all = new String[args.length + 2];
-    all[0] = "--config";
-    all[1] = config.toString();
-    System.arraycopy(args, 0, all, 2, args.length);
-    return CliRun.of(all);
+        dir.resolve("leader-prod.lease"),
+        "{\"holder\": \"node-a\", \"expires_at\": \"" + expires + "\", \"epoch\": 6}");
+    return expires;
   }
 
   private Map<String, String> document(String name) throws Exception {
@@ -76,13 +63,13 @@ class MultiOrgCliTest {
   @Test
   void stateShowOfAnOrgListsItsKeysWithoutTheirPrefixFromThePythonDocumentUntilItHasItsOwn()
       throws Exception {
-    Path config = noop();
+    StateFixture config = noop();
     Files.writeString(
         dir.resolve("state.json"),
         "{\"org=prod:apexlog\": \"p\", \"org=emea:apexlog\": \"e\", \"eventlogfile:Login\": \"legacy\"}");
 
-    CliRun prod = run(config, "state", "show", "--org", "prod");
-    CliRun emea = run(config, "state", "show", "--org", "emea");
+    CliRun prod = config.run("state", "show", "--org", "prod");
+    CliRun emea = config.run("state", "show", "--org", "emea");
 
     assertThat(prod.exitCode()).as(prod.err()).isZero();
     assertThat(prod.out()).contains("apexlog\tp").contains("eventlogfile:Login\tlegacy");
@@ -92,26 +79,26 @@ class MultiOrgCliTest {
 
   @Test
   void stateSetOfAnOrgWritesThePrefixedKeyIntoTheOrgsOwnDocument() throws Exception {
-    Path config = noop();
+    StateFixture config = noop();
 
     CliRun set =
-        run(config, "state", "set", "--org", "emea", "apexlog", "2026-08-01T00:00:00.000+0000");
+        config.run("state", "set", "--org", "emea", "apexlog", "2026-08-01T00:00:00.000+0000");
 
     assertThat(set.exitCode()).as(set.err()).isZero();
     assertThat(document("state-emea.json"))
         .containsEntry("org=emea:apexlog", "2026-08-01T00:00:00.000+0000")
         .containsKey("__migrated_from__");
     assertThat(dir.resolve("state.json")).doesNotExist();
-    assertThat(run(config, "state", "export", "--org", "emea").out())
+    assertThat(config.run("state", "export", "--org", "emea").out())
         .contains("\"apexlog\":\"2026-08-01T00:00:00.000+0000\"");
   }
 
   @Test
   void aStateCommandOnSeveralOrgsNeedsOneNamedAndRefusesAnUnknownOne() throws Exception {
-    Path config = noop();
+    StateFixture config = noop();
 
-    CliRun missing = run(config, "state", "show");
-    CliRun unknown = run(config, "state", "show", "--org", "apac");
+    CliRun missing = config.run("state", "show");
+    CliRun unknown = config.run("state", "show", "--org", "apac");
 
     assertThat(missing.exitCode()).isEqualTo(2);
     assertThat(missing.err()).contains("several orgs (prod, emea): pass --org NAME");
@@ -121,14 +108,11 @@ class MultiOrgCliTest {
 
   @Test
   void theRunningLeaderGuardInspectsTheAddressedOrgsOwnLease() throws Exception {
-    Path config = fileLease();
-    Instant expires = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
-    Files.writeString(
-        dir.resolve("leader-prod.lease"),
-        "{\"holder\": \"node-a\", \"expires_at\": \"" + expires + "\", \"epoch\": 6}");
+    StateFixture config = fileLease();
+    Instant expires = prodLeaseHeldByNodeA();
 
-    CliRun prod = run(config, "state", "delete", "--org", "prod", "apexlog");
-    CliRun emea = run(config, "state", "delete", "--org", "emea", "apexlog");
+    CliRun prod = config.run("state", "delete", "--org", "prod", "apexlog");
+    CliRun emea = config.run("state", "delete", "--org", "emea", "apexlog");
 
     assertThat(prod.exitCode()).isEqualTo(1);
     assertThat(prod.err())
@@ -140,14 +124,11 @@ class MultiOrgCliTest {
 
   @Test
   void leaseShowListsEveryOrgsLeaseWithItsHolderAndExpiry() throws Exception {
-    Path config = fileLease();
-    Instant expires = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
-    Files.writeString(
-        dir.resolve("leader-prod.lease"),
-        "{\"holder\": \"node-a\", \"expires_at\": \"" + expires + "\", \"epoch\": 6}");
+    StateFixture config = fileLease();
+    Instant expires = prodLeaseHeldByNodeA();
 
-    CliRun text = run(config, "lease", "show");
-    CliRun json = run(config, "lease", "show", "--json");
+    CliRun text = config.run("lease", "show");
+    CliRun json = config.run("lease", "show", "--json");
 
     assertThat(text.exitCode()).as(text.err()).isZero();
     assertThat(text.out())

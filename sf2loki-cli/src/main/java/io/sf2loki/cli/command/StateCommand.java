@@ -38,7 +38,6 @@ public final class StateCommand {
 
   static final String RESERVED = CheckpointToken.RESERVED_EPOCH_KEY;
   static final String WRITER = CheckpointToken.RESERVED_WRITER_KEY;
-  static final String MIGRATED = CheckpointToken.RESERVED_MIGRATED_KEY;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Mixin GlobalOptions global;
@@ -91,18 +90,15 @@ public final class StateCommand {
             "'" + RESERVED + "' must be a non-negative integer (got '" + value + "')");
       }
       EpochLimits.check(shard(options, org).config(), Long.parseLong(value));
-    } else if (WRITER.equals(key)) {
+    } else if (CheckpointToken.isReserved(key)) {
       throw new CommandFailedException(
           "'"
-              + WRITER
-              + "' is a reserved internal key (the single-instance writer token);"
-              + " refusing to set it");
-    } else if (MIGRATED.equals(key)) {
-      throw new CommandFailedException(
-          "'"
-              + MIGRATED
-              + "' is a reserved internal key (an org's document took the legacy positions"
-              + " over); refusing to set it");
+              + key
+              + "' is a reserved internal key ("
+              + (WRITER.equals(key)
+                  ? "the single-instance writer token"
+                  : "an org's document took the legacy positions over")
+              + "); refusing to set it");
     } else {
       CheckpointValues.problem(key, value, force)
           .ifPresent(
