@@ -55,16 +55,9 @@ class MultiOrgFailoverIT {
     Duration renew = Duration.ofSeconds(1);
     try (CheckpointMonitor prodState = new CheckpointMonitor(() -> cluster.state("prod"));
         CheckpointMonitor emeaState = new CheckpointMonitor(() -> cluster.state("emea"))) {
-      DaemonProcess a = cluster.launch(cluster.twoOrgNode("node-a", ttl, renew));
-      await("node-a leads both orgs")
-          .atMost(TestTiming.seconds(60))
-          .pollInterval(POLL)
-          .until(() -> answers(a, 200, LEADS_BOTH));
-      DaemonProcess b = cluster.launch(cluster.twoOrgNode("node-b", ttl, renew));
-      await("node-b stands by for both")
-          .atMost(TestTiming.seconds(60))
-          .pollInterval(POLL)
-          .until(() -> answers(b, 503, STANDS_BY_FOR_BOTH));
+      List<DaemonProcess> pair = pair(ttl, renew);
+      DaemonProcess a = pair.get(0);
+      DaemonProcess b = pair.get(1);
       await("both orgs ship")
           .atMost(TestTiming.seconds(30))
           .until(() -> linesOf("prod") >= 40 && linesOf("emea") >= 40);
@@ -109,5 +102,54 @@ class MultiOrgFailoverIT {
       assertThat(emeaState.regressions()).isEmpty();
       assertThat(cluster.state()).as("the configured document is never written").isEmpty();
     }
+  }
+
+  /** node-a leading both orgs, then node-b standing by for both. */
+  private List<DaemonProcess> pair(Duration ttl, Duration renew) throws Exception {
+    DaemonProcess a = cluster.launch(cluster.twoOrgNode("node-a", ttl, renew));
+    await("node-a leads both orgs")
+        .atMost(TestTiming.seconds(60))
+        .pollInterval(POLL)
+        .until(() -> answers(a, 200, LEADS_BOTH));
+    DaemonProcess b = cluster.launch(cluster.twoOrgNode("node-b", ttl, renew));
+    await("node-b stands by for both")
+        .atMost(TestTiming.seconds(60))
+        .pollInterval(POLL)
+        .until(() -> answers(b, 503, STANDS_BY_FOR_BOTH));
+    return List.of(a, b);
+  }
+
+  @Test
+  void aTerminatedLeaderDrainsBothOrgsReleasesBothLeasesAndExitsZero() throws Exception {
+    // A ttl far above the expected handover: only released leases explain a quick takeover.
+    Duration ttl = Duration.ofSeconds(20);
+    Duration renew = Duration.ofSeconds(1);
+    List<DaemonProcess> pair = pair(ttl, renew);
+    DaemonProcess a = pair.get(0);
+    DaemonProcess b = pair.get(1);
+    await("both orgs ship")
+        .atMost(TestTiming.seconds(30))
+        .until(() -> linesOf("prod") >= 40 && linesOf("emea") >= 40);
+
+    a.sigterm();
+    await("node-b leads both orgs within a few seconds")
+        .atMost(TestTiming.seconds(10))
+        .pollInterval(POLL)
+        .until(() -> answers(b, 200, LEADS_BOTH));
+
+    assertThat(a.awaitExit(TestTiming.seconds(20))).isZero();
+    assertThat(a.log())
+        .contains("org=prod: released lease")
+        .contains("org=emea: released lease")
+        .contains("sf2loki stopped");
+    List<LogFileSpec> prod = cluster.producedFiles();
+    List<LogFileSpec> emea = cluster.secondOrg().logFiles();
+    await("every row of both orgs is in Loki")
+        .atMost(TestTiming.seconds(40))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () ->
+                cluster.missingRows(prod).isEmpty()
+                    && cluster.missingRows(cluster.secondOrg(), emea).isEmpty());
   }
 }
