@@ -51,7 +51,8 @@ public final class ConfigDocs {
             """);
     String currentSection = null;
     for (KeyDoc key : schema.keys()) {
-      String section = parent(key.path());
+      // a top-level key (orgs) is a section of its own
+      String section = parent(key.path()).isEmpty() ? key.path() : parent(key.path());
       if (!section.equals(currentSection)) {
         currentSection = section;
         out.append("\n## `").append(section).append("`\n\n");
@@ -88,7 +89,8 @@ public final class ConfigDocs {
         .append(" check`.\n");
     List<String> open = new ArrayList<>();
     for (KeyDoc key : inDataPathOrder(schema.keys())) {
-      List<String> sectionPath = List.of(parent(key.path()).split("\\."));
+      String parent = parent(key.path());
+      List<String> sectionPath = parent.isEmpty() ? List.of() : List.of(parent.split("\\."));
       int common = 0;
       while (common < open.size()
           && common < sectionPath.size()

@@ -3,14 +3,12 @@ package io.sf2loki.config;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigResolver;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
-import com.typesafe.config.ConfigValueType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -165,54 +163,6 @@ public final class ConfigLoader {
     @Override
     public ConfigResolver withFallback(ConfigResolver fallback) {
       return this;
-    }
-  }
-
-  /** Walks a user tree against the schema, reporting unknown keys with a suggestion. */
-  private static final class UnknownKeys {
-    private final ConfigSchema schema;
-
-    UnknownKeys(ConfigSchema schema) {
-      this.schema = schema;
-    }
-
-    void check(ConfigObject node, String prefix, String origin, List<ConfigProblem> problems) {
-      for (Map.Entry<String, ConfigValue> e : node.entrySet()) {
-        String path = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
-        ConfigValue value = e.getValue();
-        if (schema.isSection(path)) {
-          if (value instanceof ConfigObject child) {
-            check(child, path, origin, problems);
-          } else if (value.valueType() != ConfigValueType.NULL) {
-            problems.add(new ConfigProblem(path, path + " must be an object (a section)"));
-          }
-          continue;
-        }
-        if (schema.key(path).isPresent() || isSecretFileTwin(path)) {
-          continue;
-        }
-        if (value instanceof ConfigObject unknownSection && !unknownSection.isEmpty()) {
-          // report the leaves: "servce.http_port" finds "service.http_port"
-          check(unknownSection, path, origin, problems);
-          continue;
-        }
-        problems.add(new ConfigProblem(path, unknownMessage(origin, path)));
-      }
-    }
-
-    private boolean isSecretFileTwin(String path) {
-      return path.endsWith("_file")
-          && schema
-              .key(path.substring(0, path.length() - "_file".length()))
-              .map(KeyDoc::isSecret)
-              .orElse(false);
-    }
-
-    private String unknownMessage(String origin, String path) {
-      String message = "unknown configuration " + origin + "key '" + path + "'";
-      return Suggestions.nearest(path, schema.writablePaths())
-          .map(s -> message + " (did you mean '" + s + "'?)")
-          .orElse(message);
     }
   }
 }

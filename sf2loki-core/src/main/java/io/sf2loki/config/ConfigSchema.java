@@ -31,7 +31,7 @@ public final class ConfigSchema {
 
   /** The top-level sections sf2loki owns; other libraries' reference.conf entries are ignored. */
   public static final Set<String> ROOTS =
-      Set.of("salesforce", "sources", "sink", "state", "coordinate", "service");
+      Set.of("salesforce", "sources", "sink", "state", "coordinate", "service", "orgs");
 
   private static final ConfigRenderOptions HOCON =
       ConfigRenderOptions.concise().setJson(false).setFormatted(false);

@@ -1,5 +1,9 @@
 package io.sf2loki.config;
 
+import static com.typesafe.config.ConfigValueType.LIST;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigList;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.shape.OverlapGuard;
 import io.sf2loki.spi.CategoryOwnership;
@@ -58,6 +62,16 @@ public record Sf2LokiConfig(
     Objects.requireNonNull(loaded, "loaded");
   }
 
+  /**
+   * True when {@code orgs} lists at least one org: each org is then a shard of its own, bound to a
+   * configuration of its own by {@code io.sf2loki.config.orgs.Shards}, and this record describes
+   * one shard.
+   */
+  public static boolean isMultiOrg(LoadedConfig loaded) {
+    Config c = loaded.resolved();
+    return c.hasPath("orgs") && c.getValue("orgs") instanceof ConfigList list && !list.isEmpty();
+  }
+
   /** True unless the coordinator is {@code noop}: another replica may be leading. */
   public boolean isCoordinated() {
     return !"noop".equals(coordinatorType);
@@ -78,7 +92,18 @@ public record Sf2LokiConfig(
    * @throws ConfigInvalidException with every problem found, each with its key path
    */
   public static Sf2LokiConfig bind(LoadedConfig loaded, Providers providers) {
+    if (isMultiOrg(loaded)) {
+      throw ConfigInvalidException.of(
+          "orgs",
+          "orgs lists "
+              + loaded.resolved().getList("orgs").size()
+              + " org(s), and this command handles a single-org configuration only; the daemon,"
+              + " config check, lease show and state --org handle multi-org configurations");
+    }
     ConfigReader root = loaded.reader();
+    if (root.isSet("orgs") && loaded.resolved().getValue("orgs").valueType() != LIST) {
+      root.problem("orgs", "orgs must be a list of objects");
+    }
     SalesforceConfig salesforce = SalesforceConfig.bind(root.section("salesforce"));
     ConfigReader sinkSection = root.section("sink");
     Optional<SinkProvider> sinkProvider = providers.sinks().select(sinkSection, "type");

@@ -3,6 +3,11 @@ package io.sf2loki.engine;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.ServiceConfig;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.orgs.Shard;
+import io.sf2loki.engine.shard.LegacyDocument;
+import io.sf2loki.engine.shard.OrgKeyView;
+import io.sf2loki.engine.shard.OrgMeters;
+import io.sf2loki.engine.shard.OrgThreads;
 import io.sf2loki.model.StreamLabels;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.spi.CheckpointStore;
@@ -68,17 +73,58 @@ public final class ConfiguredEngine {
       EngineEnvironment environment,
       Map<String, String> variables,
       Map<String, String> runLabels) {
+    return compose(config, environment, variables, runLabels, (document, stores) -> document);
+  }
+
+  /**
+   * Wires the engine of one shard: a single-org shard exactly as {@link #create(Sf2LokiConfig,
+   * EngineEnvironment, Map)} does; an org's shard with its meters tagged {@code org=<name>} ({@link
+   * OrgMeters}), its threads' log lines carrying the org ({@link OrgThreads}) and its checkpoints
+   * seen through the org's {@link OrgKeyView} of its own document, whose epoch fences it.
+   */
+  public static Engine create(
+      Shard shard, EngineEnvironment environment, Map<String, String> variables) {
+    if (shard.org().isEmpty()) {
+      return create(shard.config(), environment, variables);
+    }
+    Shard.Org org = shard.org().get();
+    EngineEnvironment own =
+        new EngineEnvironment(
+            environment.clock(),
+            environment.ticker(),
+            environment.random(),
+            new OrgThreads(environment.threads(), org.name()),
+            OrgMeters.of(environment.metrics(), org.name()));
+    return compose(
+        shard.config(),
+        own,
+        variables,
+        Map.of(),
+        (document, stores) ->
+            OrgKeyView.of(document, org, new LegacyDocument(org.legacyDocument(), stores)));
+  }
+
+  /** How a composition sees the store it created: as it is, or through an org's view. */
+  @FunctionalInterface
+  private interface StoreView {
+    CheckpointStore of(CheckpointStore document, StoreEnvironment environment);
+  }
+
+  private static Engine compose(
+      Sf2LokiConfig config,
+      EngineEnvironment environment,
+      Map<String, String> variables,
+      Map<String, String> runLabels,
+      StoreView view) {
     Clock clock = environment.clock();
     Ticker ticker = environment.ticker();
     MeterRegistry registry = environment.metrics();
-    CheckpointStore store =
-        config
-            .store()
-            .create(
-                new StoreEnvironment(
-                    !config.isCoordinated(), clock, registry, environment.threads()));
+    StoreEnvironment stores =
+        new StoreEnvironment(!config.isCoordinated(), clock, registry, environment.threads());
+    CheckpointStore document = config.store().create(stores);
     Optional<EpochFloor> floor =
-        store instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
+        document instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
+    CheckpointStore store = view.of(document, stores);
     CoordinatorEnvironment coordination =
         new CoordinatorEnvironment(
             clock, ticker, floor, registry, variables, environment.threads());

@@ -10,7 +10,7 @@ import java.util.Objects;
  * pubsub:/event/LoginEventStream}, ...); values are opaque to the pipeline and the stores.
  *
  * @param key the checkpoint key; never blank, never a reserved key ({@value #RESERVED_EPOCH_KEY},
- *     {@value #RESERVED_WRITER_KEY})
+ *     {@value #RESERVED_WRITER_KEY}, {@value #RESERVED_MIGRATED_KEY})
  * @param value the position to store once delivered
  */
 public record CheckpointToken(String key, String value) {
@@ -25,9 +25,17 @@ public record CheckpointToken(String key, String value) {
    */
   public static final String RESERVED_WRITER_KEY = "__writer__";
 
-  /** True for the keys the stores maintain themselves, which are not checkpoints. */
+  /**
+   * The reserved key of an org's own checkpoint document (multi-org) naming the document its
+   * positions were first taken from: once it is there, the legacy document is never read again.
+   */
+  public static final String RESERVED_MIGRATED_KEY = "__migrated_from__";
+
+  /** True for the keys the stores and views maintain themselves, which are not checkpoints. */
   public static boolean isReserved(String key) {
-    return RESERVED_EPOCH_KEY.equals(key) || RESERVED_WRITER_KEY.equals(key);
+    return RESERVED_EPOCH_KEY.equals(key)
+        || RESERVED_WRITER_KEY.equals(key)
+        || RESERVED_MIGRATED_KEY.equals(key);
   }
 
   public CheckpointToken {
@@ -39,8 +47,8 @@ public record CheckpointToken(String key, String value) {
     if (RESERVED_EPOCH_KEY.equals(key)) {
       throw new IllegalArgumentException(RESERVED_EPOCH_KEY + " is reserved for the fence epoch");
     }
-    if (RESERVED_WRITER_KEY.equals(key)) {
-      throw new IllegalArgumentException(RESERVED_WRITER_KEY + " is reserved for the stores");
+    if (RESERVED_WRITER_KEY.equals(key) || RESERVED_MIGRATED_KEY.equals(key)) {
+      throw new IllegalArgumentException(key + " is reserved for the stores");
     }
   }
 }

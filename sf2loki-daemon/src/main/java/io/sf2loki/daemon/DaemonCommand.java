@@ -2,8 +2,7 @@ package io.sf2loki.daemon;
 
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.ConfigLoader;
-import io.sf2loki.config.Sf2LokiConfig;
-import io.sf2loki.config.TopologyWarnings;
+import io.sf2loki.config.orgs.Shards;
 import io.sf2loki.registry.Providers;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -54,12 +53,12 @@ final class DaemonCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Sf2LokiConfig bound =
-        Sf2LokiConfig.bind(
+    Shards bound =
+        Shards.bind(
             new ConfigLoader(classLoader, environment).load(Optional.ofNullable(config)),
             Providers.discover(classLoader));
     if (check) {
-      TopologyWarnings.of(bound).forEach(w -> out.println("config check WARN: " + w));
+      bound.topologyWarnings().forEach(w -> out.println("config check WARN: " + w));
       out.println("config check OK");
       return 0;
     }

@@ -3,16 +3,12 @@ package io.sf2loki.daemon;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sf2loki.config.BuildInfo;
 import io.sf2loki.config.Sf2LokiConfig;
-import io.sf2loki.config.TopologyWarnings;
+import io.sf2loki.config.orgs.Shards;
 import io.sf2loki.coordinate.internal.HolderIds;
 import io.sf2loki.daemon.http.HealthServer;
-import io.sf2loki.daemon.http.Liveness;
-import io.sf2loki.daemon.http.Readiness;
 import io.sf2loki.daemon.logging.MetricsSummary;
 import io.sf2loki.daemon.logging.SummaryLoop;
 import io.sf2loki.daemon.metrics.MetricsPush;
-import io.sf2loki.engine.ConfiguredEngine;
-import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineEnvironment;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.spi.NamedThreadFactory;
@@ -21,6 +17,7 @@ import io.sf2loki.spi.Ticker;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -29,8 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The service: health server, engine, signals. SIGTERM/SIGINT stop the engine, which drains and
- * commits while still leading, releases the lease and returns; the process then exits 0.
+ * The service: health server, engines (one, or one per org: {@link ShardEngines}), signals.
+ * SIGTERM/SIGINT stop every engine, which drains and commits while still leading, releases its
+ * lease and returns; the process then exits 0 (1 when an org had ended after a failure).
  */
 final class DaemonService implements DaemonRunner {
 
@@ -46,18 +44,24 @@ final class DaemonService implements DaemonRunner {
   }
 
   @Override
-  public int run(Sf2LokiConfig config, boolean debug) throws IOException, InterruptedException {
+  public int run(Shards shards, boolean debug) throws IOException, InterruptedException {
+    Sf2LokiConfig config = shards.first().config(); // the shared sections are every shard's
     LoggingSetup.apply(config.service(), debug);
     LOG.info(
-        "sf2loki starting: version={} sink={} ({}) store={} ({}) coordinator={} sources={}",
+        "sf2loki starting: version={} sink={} ({}) store={} ({}) coordinator={} sources={}{}",
         BuildInfo.version(),
         config.sinkType(),
         config.sink().target(),
         config.storeType(),
-        config.store().location(),
+        shards
+            .first()
+            .org()
+            .map(o -> o.legacyDocument().location() + ", -<org> per org")
+            .orElse(config.store().location()),
         config.coordinatorType(),
-        config.sources().keySet());
-    TopologyWarnings.of(config).forEach(w -> LOG.warn("unsafe topology: {}", w));
+        config.sources().keySet(),
+        shards.multiOrg() ? " orgs=" + shards.orgNames() : "");
+    shards.topologyWarnings().forEach(w -> LOG.warn("unsafe topology: {}", w));
     Clock clock = Clock.systemUTC();
     PrometheusMeterRegistry registry = PrometheusRegistries.create(BuildInfo.version());
     MetricsPush push = pushFor(config, registry, clock, variables);
@@ -80,18 +84,17 @@ final class DaemonService implements DaemonRunner {
     EngineEnvironment environment =
         new EngineEnvironment(
             clock, Ticker.SYSTEM, new Random(), new NamedThreadFactory("sf2loki"), push.registry());
-    try (Engine engine = ConfiguredEngine.create(config, environment, variables);
+    try (ShardEngines engines = ShardEngines.create(shards, environment, variables);
         HealthServer health =
             HealthServer.start(
                 config.service().httpHost(),
                 config.service().httpPort(),
-                new Liveness(engine::staleHeartbeat),
-                new Readiness(engine::status, config.service().unreadyAfterSinkFailing(), clock),
+                engines.liveness(),
+                engines.readiness(),
                 registry::scrape)) {
       LOG.info("health endpoints on {}:{}", config.service().httpHost(), health.port());
       startSummary(config.service().logSummaryInterval(), registry, environment, summaryStop);
-      EngineOutcome outcome = engine.run(stop);
-      exitCode[0] = exitCode(outcome);
+      exitCode[0] = exitCode(engines.run(stop));
       return exitCode[0];
     } finally {
       summaryStop.requestStop();
@@ -138,6 +141,19 @@ final class DaemonService implements DaemonRunner {
                     new MetricsSummary(registry), interval, environment.ticker(), stop));
     loop.setName("sf2loki-summary");
     loop.start();
+  }
+
+  /** 1 when any shard ended after a failure (each is logged), else 0. */
+  static int exitCode(List<EngineOutcome> outcomes) {
+    if (outcomes.size() == 1) {
+      return exitCode(outcomes.get(0));
+    }
+    boolean failed = outcomes.stream().anyMatch(EngineOutcome.Failed.class::isInstance);
+    LOG.info(
+        failed
+            ? "sf2loki stopped: every org has ended, at least one after a failure (logged above)"
+            : "sf2loki stopped");
+    return failed ? 1 : 0;
   }
 
   static int exitCode(EngineOutcome outcome) {

@@ -78,7 +78,10 @@ final class LoggingSetup {
     }
     PatternLayoutEncoder text = new PatternLayoutEncoder();
     text.setContext(context);
-    text.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSX,UTC} %-5level [%thread] %logger{30} - %msg%n");
+    // With orgs, an org's threads carry org=<name> in the MDC: "... - org=emea: <message>".
+    text.setPattern(
+        "%d{yyyy-MM-dd'T'HH:mm:ss.SSSX,UTC} %-5level [%thread] %logger{30} -"
+            + " %replace(org=%X{org}: ){'^org=: $', ''}%msg%n");
     text.start();
     return text;
   }

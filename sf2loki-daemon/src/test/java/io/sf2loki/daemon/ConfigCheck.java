@@ -57,7 +57,10 @@ public final class ConfigCheck {
     Files.writeString(key, rsaPrivateKeyPem());
     Path token = dir.resolve("loki-token");
     Files.writeString(token, "glc_example_token\n");
+    Path emeaSecret = dir.resolve("emea-client-secret");
+    Files.writeString(emeaSecret, "emea-consumer-secret\n");
     return Map.of(
+        "EMEA_CLIENT_SECRET_FILE", emeaSecret.toString(),
         "SF2LOKI_SALESFORCE__PRIVATE_KEY_FILE", key.toString(),
         "SF2LOKI_SINK__LOKI__AUTH_TOKEN_FILE", token.toString(),
         "DEMO_DIR", dir.toString(),

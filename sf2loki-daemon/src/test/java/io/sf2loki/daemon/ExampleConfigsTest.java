@@ -56,7 +56,12 @@ class ExampleConfigsTest {
   @org.junit.jupiter.api.Test
   void theThreeTopologiesAndTheDemoAreShipped() throws IOException {
     assertThat(examples().stream().map(p -> p.getFileName().toString()))
-        .contains("demo.conf", "single-instance.conf", "file-lease-pair.conf", "kubernetes.conf");
+        .contains(
+            "demo.conf",
+            "single-instance.conf",
+            "file-lease-pair.conf",
+            "kubernetes.conf",
+            "multi-org.conf");
   }
 
   private Map<String, String> environment() throws Exception {

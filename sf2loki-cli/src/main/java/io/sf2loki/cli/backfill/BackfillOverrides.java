@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import io.sf2loki.config.ConfigInvalidException;
+import io.sf2loki.config.DocumentNames;
 import io.sf2loki.config.LoadedConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,10 +25,6 @@ final class BackfillOverrides {
 
   /** What a backfill document or file is named after: {@code state.json → state-backfill.json}. */
   static final String SUFFIX = "-backfill";
-
-  /** The key naming the checkpoint document, per store type. */
-  private static final Map<String, String> DOCUMENT_KEYS =
-      Map.of("file", "state.file.path", "s3", "state.s3.key", "gcs", "state.gcs.object_name");
 
   private BackfillOverrides() {}
 
@@ -71,7 +68,7 @@ final class BackfillOverrides {
   /** The key naming the checkpoint document of the configured store. */
   static String documentKey(Config c) {
     String store = c.getString("state.store");
-    String key = DOCUMENT_KEYS.get(store);
+    String key = DocumentNames.documentKey(store).orElse(null);
     if (key == null) {
       throw ConfigInvalidException.of(
           "state.store",
@@ -87,12 +84,7 @@ final class BackfillOverrides {
    * {@code dir/state.json → dir/state-backfill.json}; a name without extension gains the suffix.
    */
   static String backfillName(String path) {
-    int slash = path.lastIndexOf('/');
-    int dot = path.lastIndexOf('.');
-    if (dot > slash + 1) {
-      return path.substring(0, dot) + SUFFIX + path.substring(dot);
-    }
-    return path + SUFFIX;
+    return DocumentNames.suffixed(path, SUFFIX);
   }
 
   /**

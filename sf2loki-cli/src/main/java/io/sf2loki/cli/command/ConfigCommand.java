@@ -4,8 +4,6 @@ import io.sf2loki.cli.migrate.Migration;
 import io.sf2loki.cli.migrate.MigrationNote;
 import io.sf2loki.cli.migrate.PythonConfigMigrator;
 import io.sf2loki.config.ConfigDocs;
-import io.sf2loki.config.Sf2LokiConfig;
-import io.sf2loki.config.TopologyWarnings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,8 +35,7 @@ public final class ConfigCommand {
       mixinStandardHelpOptions = true,
       description = "Validate the configuration (no network, no store access). Exit 0 or 2.")
   int check(@Mixin GlobalOptions options) {
-    Sf2LokiConfig config = options.bindConfig();
-    for (String warning : TopologyWarnings.of(config)) {
+    for (String warning : options.bindShards().topologyWarnings()) {
       options.environment().out().println("config check WARN: " + warning);
     }
     options.environment().out().println("config check OK");

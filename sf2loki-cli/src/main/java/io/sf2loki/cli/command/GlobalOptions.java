@@ -2,6 +2,7 @@ package io.sf2loki.cli.command;
 
 import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.orgs.Shards;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
@@ -59,5 +60,10 @@ public final class GlobalOptions {
   /** Loads and fully validates the configuration, resolving the providers (no I/O). */
   public Sf2LokiConfig bindConfig() {
     return Sf2LokiConfig.bind(loadConfig(), environment.providers());
+  }
+
+  /** Loads and validates a configuration of one org or several ({@code orgs}), as shards. */
+  public Shards bindShards() {
+    return Shards.bind(loadConfig(), environment.providers());
   }
 }

@@ -3,7 +3,7 @@ package io.sf2loki.cli.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.orgs.Shard;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -41,6 +42,10 @@ public final class StateCommand {
 
   @Mixin GlobalOptions global;
 
+  private static final String ORG_HELP =
+      "With orgs: the org whose checkpoints to address (keys without their org=<name>: prefix,"
+          + " in the org's own document).";
+
   private static final String FENCE_LEADER_HELP =
       "Repair while the pair runs: claim a higher fence epoch with the write, so the live leader"
           + " stands by at its next commit or fence check (within about a lease ttl) and resumes"
@@ -57,8 +62,9 @@ public final class StateCommand {
       @Option(names = "--key", paramLabel = "GLOB", description = "Only keys matching this glob.")
           String glob,
       @Option(names = "--json", description = "Print JSON.") boolean json,
+      @Option(names = "--org", paramLabel = "NAME", description = ORG_HELP) String org,
       @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
-    Map<String, String> document = withStore(options, "show", force, CheckpointStore::loadAll);
+    Map<String, String> document = withStore(options, org, "show", force, CheckpointStore::loadAll);
     new StatePrinter(options.environment().out()).show(document, glob, json);
     return 0;
   }
@@ -71,6 +77,7 @@ public final class StateCommand {
       @Mixin GlobalOptions options,
       @Parameters(index = "0", paramLabel = "KEY") String key,
       @Parameters(index = "1", paramLabel = "VALUE") String value,
+      @Option(names = "--org", paramLabel = "NAME", description = ORG_HELP) String org,
       @Option(names = "--force", description = "Bypass the guards and namespace checks.")
           boolean force,
       @Option(names = "--fence-leader", description = FENCE_LEADER_HELP) boolean fenceLeader) {
@@ -83,13 +90,16 @@ public final class StateCommand {
         throw new CommandFailedException(
             "'" + RESERVED + "' must be a non-negative integer (got '" + value + "')");
       }
-      EpochLimits.check(options.bindConfig(), Long.parseLong(value));
-    } else if (WRITER.equals(key)) {
+      EpochLimits.check(shard(options, org).config(), Long.parseLong(value));
+    } else if (CheckpointToken.isReserved(key)) {
       throw new CommandFailedException(
           "'"
-              + WRITER
-              + "' is a reserved internal key (the single-instance writer token);"
-              + " refusing to set it");
+              + key
+              + "' is a reserved internal key ("
+              + (WRITER.equals(key)
+                  ? "the single-instance writer token"
+                  : "an org's document took the legacy positions over")
+              + "); refusing to set it");
     } else {
       CheckpointValues.problem(key, value, force)
           .ifPresent(
@@ -99,7 +109,7 @@ public final class StateCommand {
     }
     if (fenceLeader) {
       FencedRepair.Outcome outcome =
-          withFencedLeader(options, (store, fence) -> store.commit(Map.of(key, value), fence));
+          withFencedLeader(options, org, (store, fence) -> store.commit(Map.of(key, value), fence));
       options
           .environment()
           .out()
@@ -108,6 +118,7 @@ public final class StateCommand {
     }
     withStore(
         options,
+        org,
         "set",
         force,
         store -> {
@@ -128,6 +139,7 @@ public final class StateCommand {
   int delete(
       @Mixin GlobalOptions options,
       @Parameters(index = "0", paramLabel = "KEY") String key,
+      @Option(names = "--org", paramLabel = "NAME", description = ORG_HELP) String org,
       @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force,
       @Option(names = "--fence-leader", description = FENCE_LEADER_HELP) boolean fenceLeader) {
     if (CheckpointToken.isReserved(key)) {
@@ -141,6 +153,7 @@ public final class StateCommand {
       FencedRepair.Outcome outcome =
           withFencedLeader(
               options,
+              org,
               (store, fence) -> {
                 existed[0] = store.load(key).isPresent();
                 store.delete(Set.of(key), fence);
@@ -159,6 +172,7 @@ public final class StateCommand {
     boolean existed =
         withStore(
             options,
+            org,
             "delete",
             force,
             store -> {
@@ -191,9 +205,11 @@ public final class StateCommand {
               paramLabel = "FILE",
               description = "File to write (default: stdout).")
           Path output,
+      @Option(names = "--org", paramLabel = "NAME", description = ORG_HELP) String org,
       @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force)
       throws IOException {
-    Map<String, String> document = withStore(options, "export", force, CheckpointStore::loadAll);
+    Map<String, String> document =
+        withStore(options, org, "export", force, CheckpointStore::loadAll);
     String json = JSON.writeValueAsString(new TreeMap<>(document));
     if (output == null) {
       options.environment().out().println(json);
@@ -216,14 +232,16 @@ public final class StateCommand {
       @Parameters(index = "0", paramLabel = "FILE") Path file,
       @Option(names = "--replace", description = "Replace a non-empty target document.")
           boolean replace,
+      @Option(names = "--org", paramLabel = "NAME", description = ORG_HELP) String org,
       @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
     Map<String, String> imported = ExportedDocument.read(file);
     if (imported.containsKey(RESERVED)) {
-      EpochLimits.check(options.bindConfig(), Long.parseLong(imported.get(RESERVED)));
+      EpochLimits.check(shard(options, org).config(), Long.parseLong(imported.get(RESERVED)));
     }
     int written =
         withStore(
             options,
+            org,
             "import",
             force,
             store -> {
@@ -259,25 +277,32 @@ public final class StateCommand {
     }
   }
 
+  /** The shard {@code --org} addresses: required with {@code orgs}, refused without. */
+  private static Shard shard(GlobalOptions options, String org) {
+    return options.bindShards().select(Optional.ofNullable(org));
+  }
+
   private FencedRepair.Outcome withFencedLeader(
-      GlobalOptions options, FencedRepair.RepairWrite repair) {
-    Sf2LokiConfig config = options.bindConfig();
+      GlobalOptions options, String org, FencedRepair.RepairWrite repair) {
+    Shard shard = shard(options, org);
     // No running-daemon guard: fencing the live leader is the point. Opened as a replica would.
-    try (CheckpointStore store = StoreSession.open(config, true, clock)) {
+    try (CheckpointStore store = StoreSession.open(shard, true, clock)) {
       return new FencedRepair(clock, options.environment().environment())
-          .apply(config, store, repair);
+          .apply(shard.config(), store, repair);
     }
   }
 
   private <T> T withStore(
       GlobalOptions options,
+      String org,
       String command,
       boolean force,
       Function<CheckpointStore, T> operation) {
-    Sf2LokiConfig config = options.bindConfig();
+    Shard shard = shard(options, org);
+    // An org's guard inspects the org's own lease: another org's running leader does not matter.
     new RunningDaemonGuard(clock, options.environment().environment())
-        .check(config, command, force);
-    try (CheckpointStore store = StoreSession.open(config, force, clock)) {
+        .check(shard.config(), command, force);
+    try (CheckpointStore store = StoreSession.open(shard, force, clock)) {
       return operation.apply(store);
     } catch (StoreLockedException e) {
       throw new CommandFailedException(
@@ -290,6 +315,10 @@ public final class StateCommand {
 
   static ObjectNode jsonObject() {
     return JSON.createObjectNode();
+  }
+
+  static com.fasterxml.jackson.databind.node.ArrayNode jsonArray() {
+    return JSON.createArrayNode();
   }
 
   static String render(Object value) {

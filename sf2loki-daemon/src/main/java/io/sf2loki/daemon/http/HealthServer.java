@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One small HTTP server for {@code /healthz} (liveness, see {@link Liveness}), {@code /readyz} (see
- * {@link Readiness}) and {@code /metrics} (Prometheus text). Answers carry {@code Content-Length}
- * and {@code Connection: close}.
+ * One small HTTP server for {@code /healthz} (liveness, see {@link Liveness}, {@link
+ * OrgsLiveness}), {@code /readyz} (see {@link Readiness}, {@link OrgsReadiness}) and {@code
+ * /metrics} (Prometheus text). Answers carry {@code Content-Length} and {@code Connection: close}.
  */
 public final class HealthServer implements AutoCloseable {
 
@@ -36,11 +36,7 @@ public final class HealthServer implements AutoCloseable {
    * @throws IOException when the address cannot be bound
    */
   public static HealthServer start(
-      String host,
-      int port,
-      Liveness liveness,
-      Readiness readiness,
-      Supplier<String> prometheusText)
+      String host, int port, Probe liveness, Probe readiness, Supplier<String> prometheusText)
       throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
     ExecutorService executor =
@@ -66,10 +62,7 @@ public final class HealthServer implements AutoCloseable {
   }
 
   private static void route(
-      HttpExchange exchange,
-      Liveness liveness,
-      Readiness readiness,
-      Supplier<String> prometheusText)
+      HttpExchange exchange, Probe liveness, Probe readiness, Supplier<String> prometheusText)
       throws IOException {
     String path = exchange.getRequestURI().getPath();
     if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {

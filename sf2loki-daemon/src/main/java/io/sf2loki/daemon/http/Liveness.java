@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * is older than {@code service.liveness_timeout} (a hung thread), so a supervisor restarts the
  * process. Sink, auth and leadership never affect it.
  */
-public final class Liveness {
+public final class Liveness implements Probe {
 
   private static final Answer OK = new Answer(200, "ok");
 
@@ -26,6 +26,7 @@ public final class Liveness {
   }
 
   /** Evaluated per request. */
+  @Override
   public Answer answer() {
     return staleHeartbeat
         .get()

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * budget spent (a lane paused until the next UTC day), Loki pushes failing for too long, then a
  * stalled lane.
  */
-public final class Readiness {
+public final class Readiness implements Probe {
 
   private static final Answer READY = new Answer(200, "ready");
 
@@ -37,6 +37,7 @@ public final class Readiness {
   }
 
   /** Evaluated per request. */
+  @Override
   public Answer answer() {
     EngineStatus current = status.get();
     if (current instanceof EngineStatus.Standby standby) {

@@ -6,14 +6,12 @@ import static io.sf2loki.daemon.deploy.Rendered.maps;
 import static io.sf2loki.daemon.deploy.Rendered.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sf2loki.config.ConfigSchema;
 import io.sf2loki.daemon.ConfigCheck;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -148,9 +146,6 @@ class KustomizeOverlaysTest {
   @ValueSource(strings = {"single", "ha-pair", "sharded"})
   void theConfigMapPassesConfigCheck(String overlay) throws Exception {
     OverlayConfig config = OverlayConfig.of(Rendered.of(overlay), dir, environment());
-    Assumptions.assumeTrue(
-        config.orgs().isEmpty() || ConfigSchema.ROOTS.contains("orgs"),
-        "the sharded overlay's orgs list needs multi-org support (issue 20) in this build");
     ConfigCheck.Result check = ConfigCheck.check(config.file(), environment());
     assertThat(check.err()).isEmpty();
     assertThat(check.code()).isZero();

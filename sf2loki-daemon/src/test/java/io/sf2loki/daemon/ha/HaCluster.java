@@ -46,6 +46,7 @@ final class HaCluster implements AutoCloseable {
   private final FakeLoki loki;
   private final List<DaemonProcess> processes = new ArrayList<>();
   private final Set<String> seenRows = new HashSet<>();
+  private FakeSalesforce secondOrg;
   private int linesParsed;
 
   private HaCluster(Path dir, FakeSalesforce salesforce, FakeLoki loki) {
@@ -186,10 +187,57 @@ final class HaCluster implements AutoCloseable {
         .until(() -> loki.pendingFaults() == 0);
   }
 
+  /**
+   * The second org of a multi-org run, started on first use: it produces like the first (a Login
+   * and an API file of 10 rows every second), with request ids of its own.
+   */
+  synchronized FakeSalesforce secondOrg() {
+    if (secondOrg == null) {
+      secondOrg =
+          FakeSalesforce.builder()
+              .clientId("ha-client-2")
+              .clientSecret("ha-secret-2")
+              .orgId("00D000000000002AAA")
+              .seed(2)
+              .build();
+      secondOrg.startActivity(Duration.ofSeconds(1), List.of("Login", "API"), 10);
+    }
+    return secondOrg;
+  }
+
+  /**
+   * Writes the config of a file_lease node running two orgs: {@code prod} (this cluster's org) and
+   * {@code emea} ({@link #secondOrg()}), each with its own document and lease next to the
+   * configured ones.
+   */
+  Node twoOrgNode(String name, Duration ttl, Duration renewInterval) throws IOException {
+    Node node = node(name, ttl, renewInterval);
+    String orgs =
+        """
+        orgs = [
+          { name = prod, salesforce {} }
+          { name = emea
+            salesforce { login_url = "%s", client_id = ha-client-2, client_secret = ha-secret-2 } }
+        ]
+        """
+            .formatted(secondOrg().baseUrl());
+    Files.writeString(node.config(), Files.readString(node.config()) + orgs);
+    return node;
+  }
+
   /** The checkpoint document as it is on disk now; empty when absent. */
   Map<String, String> state() {
+    return state(statePath());
+  }
+
+  /** The checkpoint document of org {@code org} of a multi-org run; empty when absent. */
+  Map<String, String> state(String org) {
+    return state(dir.resolve("state-" + org + ".json"));
+  }
+
+  private static Map<String, String> state(Path path) {
     try {
-      JsonNode doc = JSON.readTree(Files.readString(statePath()));
+      JsonNode doc = JSON.readTree(Files.readString(path));
       Map<String, String> out = new TreeMap<>();
       doc.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
       return out;
@@ -212,7 +260,13 @@ final class HaCluster implements AutoCloseable {
   }
 
   /** The rows of {@code files} not (yet) in the fake Loki, as {@code EVENT_TYPE|REQUEST_ID}. */
-  synchronized Set<String> missingRows(List<LogFileSpec> files) throws IOException {
+  Set<String> missingRows(List<LogFileSpec> files) throws IOException {
+    return missingRows(salesforce, files);
+  }
+
+  /** {@link #missingRows(List)} of the files {@code org} produced. */
+  synchronized Set<String> missingRows(FakeSalesforce org, List<LogFileSpec> files)
+      throws IOException {
     List<String> lines = loki.lines();
     for (; linesParsed < lines.size(); linesParsed++) {
       JsonNode row = JSON.readTree(lines.get(linesParsed));
@@ -220,7 +274,7 @@ final class HaCluster implements AutoCloseable {
     }
     Set<String> missing = new LinkedHashSet<>();
     for (LogFileSpec file : files) {
-      LogFileCsv csv = salesforce.csv(file);
+      LogFileCsv csv = org.csv(file);
       for (long i = 0; i < file.rows(); i++) {
         Map<String, String> row = csv.expectedRow(i);
         String key = row.get("EVENT_TYPE") + "|" + row.get("REQUEST_ID");
@@ -253,6 +307,9 @@ final class HaCluster implements AutoCloseable {
       p.close();
     }
     salesforce.close();
+    if (secondOrg != null) {
+      secondOrg.close();
+    }
     loki.close();
     if (dir.startsWith("/dev/shm")) {
       try (var files = Files.walk(dir)) {
