@@ -84,6 +84,9 @@ public final class BlockingIo implements AutoCloseable {
     Gauge.builder("sf2loki_file_io_stuck_threads", stuck, AtomicInteger::get)
         .description("file-system calls abandoned after their deadline that are still running")
         .tag("file", file)
+        // Abandoned calls outlive a closed store; a weak reference would turn the gauge into NaN
+        // once the store is collected while its stuck threads still run.
+        .strongReference(true)
         .register(registry);
   }
 

@@ -129,6 +129,30 @@ class BlockingIoTest {
   }
 
   @Test
+  void theStuckGaugeReadsZeroNotNanOnceAClosedOwnersLastAbandonedCallHasFinished() {
+    SimpleMeterRegistry own = new SimpleMeterRegistry();
+    AtomicBoolean finished = new AtomicBoolean();
+    abandonOneCallAndClose(own, finished);
+    release.countDown();
+    await().atMost(TestTiming.seconds(5)).untilTrue(finished);
+
+    System.gc(); // nothing references the closed BlockingIo any more
+
+    await()
+        .atMost(TestTiming.seconds(5))
+        .until(() -> own.get("sf2loki_file_io_stuck_threads").gauge().value() == 0.0);
+  }
+
+  private void abandonOneCallAndClose(SimpleMeterRegistry own, AtomicBoolean finished) {
+    BlockingIo shortLived = new BlockingIo("state", 1, new NamedThreadFactory("test-io"), own);
+    IoCall<Boolean> call = hung(Boolean.TRUE);
+    assertThatThrownBy(
+            () -> shortLived.call("write", FILE, DEADLINE, call, done -> finished.set(true)))
+        .isInstanceOf(IoTimeoutException.class);
+    shortLived.close();
+  }
+
+  @Test
   void aStuckThreadThatFinishesAfterAllHandsItsResultToTheCleanUpAndIsFreeAgain() throws Exception {
     AtomicReference<String> cleanedUp = new AtomicReference<>();
     assertThatThrownBy(
