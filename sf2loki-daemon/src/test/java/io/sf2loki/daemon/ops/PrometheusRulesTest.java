@@ -23,6 +23,12 @@ class PrometheusRulesTest {
 
   static final Path ALERTS_DOC = DeployFiles.OBSERVABILITY.resolve("alerts.md");
 
+  /** The one alert about the whole deployment rather than an org: nothing is scraped at all. */
+  static final String PROCESS_ALERT = "Sf2lokiAbsent";
+
+  /** How a summary names the org: nothing without orgs, " (org emea)" with them. */
+  static final String ORG_IN_SUMMARY = "{{ with $labels.org }} (org {{ . }}){{ end }}";
+
   static List<Path> ruleFiles;
   static List<RuleFile> rules;
 
@@ -53,13 +59,8 @@ class PrometheusRulesTest {
   @Test
   void everyAlertHasAFiringAndAQuietUnitTestCase() throws Exception {
     Map<String, Set<String>> cases = new TreeMap<>();
-    for (Path file : DeployFiles.list(DeployFiles.PROMETHEUS_TESTS, ".test.yaml")) {
-      for (Map<String, Object> test : DeployFiles.maps(DeployFiles.yaml(file).get("tests"))) {
-        for (Map<String, Object> c : DeployFiles.maps(test.get("alert_rule_test"))) {
-          String kind = DeployFiles.maps(c.get("exp_alerts")).isEmpty() ? "quiet" : "firing";
-          cases.computeIfAbsent((String) c.get("alertname"), a -> new TreeSet<>()).add(kind);
-        }
-      }
+    for (AlertCase c : AlertCase.readAll(DeployFiles.PROMETHEUS_TESTS)) {
+      cases.computeIfAbsent(c.alert(), a -> new TreeSet<>()).add(c.firing() ? "firing" : "quiet");
     }
     Map<String, Set<String>> expected = new TreeMap<>();
     Map<String, Set<String>> actual = new TreeMap<>();
@@ -74,6 +75,54 @@ class PrometheusRulesTest {
     assertThat(cases.keySet())
         .as("test cases of alerts no rule defines")
         .isEqualTo(actual.keySet());
+  }
+
+  /**
+   * With {@code orgs} every series carries {@code org}: an alert about an org must fire for that
+   * org alone (a test of two orgs, one of them bad, expecting alerts labelled with the bad one
+   * only), and still fire for a single org (expected alerts without the label).
+   */
+  @Test
+  void everyAlertAboutAnOrgFiresForTheBadOrgAloneAndStillWithoutOrgs() throws Exception {
+    List<AlertCase> cases = AlertCase.readAll(DeployFiles.PROMETHEUS_TESTS);
+    List<String> missing = new ArrayList<>();
+    for (RuleFile r : rules) {
+      if (!r.isAlert() || r.alert().equals(PROCESS_ALERT)) {
+        continue;
+      }
+      List<AlertCase> firing = cases.stream().filter(c -> c.alert().equals(r.alert())).toList();
+      boolean perOrg =
+          firing.stream()
+              .anyMatch(
+                  c ->
+                      c.inputOrgs().size() >= 2
+                          && c.firingOrgs().size() == 1
+                          && c.inputOrgs().containsAll(c.firingOrgs()));
+      boolean singleOrg =
+          firing.stream()
+              .anyMatch(
+                  c -> c.firing() && c.inputOrgs().isEmpty() && c.firingOrgs().equals(Set.of("")));
+      if (!perOrg) {
+        missing.add(r + ": no case of two orgs where it fires for one of them alone");
+      }
+      if (!singleOrg) {
+        missing.add(r + ": no single-org case (series without org) where it fires");
+      }
+    }
+
+    assertThat(missing).isEmpty();
+  }
+
+  @Test
+  void everyAlertAboutAnOrgNamesTheOrgInItsSummary() {
+    List<String> silent =
+        rules.stream()
+            .filter(r -> r.isAlert() && !r.alert().equals(PROCESS_ALERT))
+            .filter(r -> !r.annotation("summary").contains(ORG_IN_SUMMARY))
+            .map(RuleFile::toString)
+            .toList();
+
+    assertThat(silent).as("summaries without " + ORG_IN_SUMMARY).isEmpty();
   }
 
   @Test
@@ -93,6 +142,19 @@ class PrometheusRulesTest {
     rules.stream().filter(RuleFile::isAlert).forEach(r -> alerts.add(r.alert()));
 
     assertThat(DocPages.sectionTitles(ALERTS_DOC)).isEqualTo(alerts);
+  }
+
+  @Test
+  void everyAlertsSectionSaysWhatItsOrgLabelPointsAt() throws Exception {
+    Map<String, String> sections = DocPages.sections(ALERTS_DOC);
+    List<String> silent =
+        rules.stream()
+            .filter(RuleFile::isAlert)
+            .map(RuleFile::alert)
+            .filter(a -> !sections.getOrDefault(a, "").contains("**With orgs:**"))
+            .toList();
+
+    assertThat(silent).as("alert sections without a **With orgs:** paragraph").isEmpty();
   }
 
   @Test
