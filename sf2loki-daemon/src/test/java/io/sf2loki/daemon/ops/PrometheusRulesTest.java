@@ -3,7 +3,9 @@ package io.sf2loki.daemon.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.daemon.MetricsReference;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.tools.ToolRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +13,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * deploy/prometheus: the rules load in Prometheus ({@code promtool check rules}), their unit tests
@@ -25,6 +31,11 @@ class PrometheusRulesTest {
 
   /** The one alert about the whole deployment rather than an org: nothing is scraped at all. */
   static final String PROCESS_ALERT = "Sf2lokiAbsent";
+
+  /** The documented command that points the runbook links at your docs. */
+  static final Pattern SED = Pattern.compile("(?m)^sed -i .*\\\\\n.*$");
+
+  static final String PLACEHOLDER = "https://sf2loki.example.com/";
 
   /** How a summary names the org: nothing without orgs, " (org emea)" with them. */
   static final String ORG_IN_SUMMARY = "{{ with $labels.org }} (org {{ . }}){{ end }}";
@@ -155,6 +166,44 @@ class PrometheusRulesTest {
             .toList();
 
     assertThat(silent).as("alert sections without a **With orgs:** paragraph").isEmpty();
+  }
+
+  /**
+   * The runbook links are absolute under a placeholder base; the alerts page gives the command that
+   * points them at your docs. Run as written on a copy of the rules, it leaves no placeholder and
+   * the unit tests still pass.
+   */
+  @Test
+  void theDocumentedRunbookBaseReplacementKeepsTheUnitTestsPassing(@TempDir Path copy)
+      throws Exception {
+    Matcher sed = SED.matcher(Files.readString(ALERTS_DOC));
+    assertThat(sed.find()).as("the sed command of " + ALERTS_DOC).isTrue();
+    for (Path dir : List.of(DeployFiles.PROMETHEUS, DeployFiles.LOKI)) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
+          Path target = copy.resolve(MetricsReference.ROOT.relativize(f));
+          Files.createDirectories(target.getParent());
+          Files.copy(f, target);
+        }
+      }
+    }
+
+    ToolRun replaced =
+        ToolRun.run(copy, TestTiming.seconds(30), "", List.of("sh", "-c", sed.group()));
+    List<String> args = new ArrayList<>(List.of("test", "rules"));
+    DeployFiles.list(DeployFiles.PROMETHEUS_TESTS, ".test.yaml")
+        .forEach(f -> args.add(f.getFileName().toString()));
+    ToolRun test =
+        PromTool.run(
+            copy.resolve(MetricsReference.ROOT.relativize(DeployFiles.PROMETHEUS_TESTS)), "", args);
+
+    assertThat(replaced.succeeded()).as(replaced.describe()).isTrue();
+    try (Stream<Path> files = Files.walk(copy)) {
+      assertThat(files.filter(Files::isRegularFile).toList())
+          .isNotEmpty()
+          .allSatisfy(f -> assertThat(Files.readString(f)).doesNotContain(PLACEHOLDER));
+    }
+    assertThat(test.succeeded()).as(test.describe()).isTrue();
   }
 
   @Test
