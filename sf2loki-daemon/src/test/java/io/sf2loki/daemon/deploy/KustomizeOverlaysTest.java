@@ -6,12 +6,17 @@ import static io.sf2loki.daemon.deploy.Rendered.maps;
 import static io.sf2loki.daemon.deploy.Rendered.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.sf2loki.daemon.ConfigCheck;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,12 +28,46 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class KustomizeOverlaysTest {
 
+  private static final String QUEUE_MAX_BYTES = "sink.loki.batch.queue_max_bytes";
+
+  private static final String OTLP = "service.metrics.otlp";
+
+  private static final String MAX_RAM = "-XX:MaxRAMPercentage=";
+
   @TempDir Path dir;
 
   @ParameterizedTest
-  @CsvSource({"single, 1", "ha-pair, 2", "sharded, 3"})
-  void eachOverlayRunsItsNumberOfReplicas(String overlay, int replicas) {
-    assertThat(at(Rendered.of(overlay).one("Deployment"), "spec", "replicas")).isEqualTo(replicas);
+  @CsvSource({"single, 1, 0", "ha-pair, 2, 0", "sharded, 3, 10"})
+  void eachOverlayRunsItsNumberOfReplicasAndOrgs(String overlay, int replicas, int orgs)
+      throws Exception {
+    Rendered rendered = Rendered.of(overlay);
+    assertThat(at(rendered.one("Deployment"), "spec", "replicas")).isEqualTo(replicas);
+    assertThat(OverlayConfig.of(rendered, dir, environment()).orgs()).hasSize(orgs);
+  }
+
+  /**
+   * Every org has its own two lanes, and a replica may lead every org (the others dead): their
+   * buffers ({@code sink.loki.batch.queue_max_bytes} each) must fit half the heap the container's
+   * memory limit gives the JVM ({@code -XX:MaxRAMPercentage}).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"single", "ha-pair", "sharded"})
+  void theLaneBuffersOfEveryOrgFitInHalfTheHeapOfOneReplica(String overlay) throws Exception {
+    Rendered rendered = Rendered.of(overlay);
+    OverlayConfig config = OverlayConfig.of(rendered, dir, environment());
+    long lane = config.loaded(environment()).resolved().getBytes(QUEUE_MAX_BYTES);
+    long buffers = Math.max(1, config.orgs().size()) * 2 * lane;
+    String limit = String.valueOf(at(rendered.container(), "resources", "limits", "memory"));
+    int percent =
+        strings(rendered.container().get("command")).stream()
+            .filter(a -> a.startsWith(MAX_RAM))
+            .map(a -> Integer.parseInt(a.substring(MAX_RAM.length())))
+            .findFirst()
+            .orElseThrow();
+    long heap = ConfigFactory.parseString("limit = " + limit).getBytes("limit") * percent / 100;
+    assertThat(buffers)
+        .as("lane buffers of %s against a heap of %s", overlay, heap)
+        .isLessThanOrEqualTo(heap / 2);
   }
 
   @ParameterizedTest
@@ -150,6 +189,42 @@ class KustomizeOverlaysTest {
     assertThat(check.err()).isEmpty();
     assertThat(check.code()).isZero();
     assertThat(check.out()).isEqualTo("config check OK\n");
+  }
+
+  @Test
+  void theOtlpPushComponentTurnsThePushOnWithTheEndpointOfItsConfigMap() throws Exception {
+    Path kustomization = Files.createDirectories(dir.resolve("with-otlp"));
+    Rendered rendered = Rendered.composed(kustomization, "ha-pair", List.of("otlp-push"));
+    Map<String, Object> otlpMap =
+        rendered.all("ConfigMap").stream()
+            .filter(c -> OverlayConfig.name(c).startsWith("sf2loki-otlp-"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(at(otlpMap, "metadata", "namespace"))
+        .isEqualTo(at(rendered.one("Deployment"), "metadata", "namespace"));
+    Map<String, String> env = new HashMap<>(environment());
+    env.putAll(rendered.containerEnvironment());
+
+    OverlayConfig config = OverlayConfig.of(rendered, dir, env);
+    ConfigCheck.Result check = ConfigCheck.check(config.file(), env);
+    Config otlp = config.loaded(env).resolved().getConfig(OTLP);
+
+    assertThat(check.err()).isEmpty();
+    assertThat(check.code()).isZero();
+    assertThat(otlp.getBoolean("enabled")).isTrue();
+    assertThat(otlp.getString("url")).isEqualTo(at(otlpMap, "data", "url"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"single", "ha-pair", "sharded"})
+  void noOverlayPushesOverOtlpByItself(String overlay) throws Exception {
+    Rendered rendered = Rendered.of(overlay);
+    Map<String, String> env = new HashMap<>(environment());
+    env.putAll(rendered.containerEnvironment());
+
+    OverlayConfig config = OverlayConfig.of(rendered, dir, env);
+
+    assertThat(config.loaded(env).resolved().getBoolean(OTLP + ".enabled")).isFalse();
   }
 
   private Map<String, String> environment() throws Exception {

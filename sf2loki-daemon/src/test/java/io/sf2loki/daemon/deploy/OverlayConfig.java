@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.LoadedConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The configuration an overlay ships: the files of its rendered {@code sf2loki-config} ConfigMap,
@@ -23,6 +27,9 @@ record OverlayConfig(Path file, Config raw) {
 
   /** The ConfigMap's name before kustomize appends the content hash. */
   static final String CONFIG_MAP = "sf2loki-config";
+
+  /** The roster Lease's suffix: the live replicas, which share the orgs out among themselves. */
+  static final String ROSTER_SUFFIX = "-roster";
 
   /** Writes the ConfigMap of {@code rendered} into {@code dir} and parses it. */
   static OverlayConfig of(Rendered rendered, Path dir, Map<String, String> environment)
@@ -54,6 +61,12 @@ record OverlayConfig(Path file, Config raw) {
     return String.valueOf(Rendered.at(object, "metadata", "name"));
   }
 
+  /** The file as the daemon loads it in {@code environment}: over the defaults, with overrides. */
+  LoadedConfig loaded(Map<String, String> environment) {
+    return new ConfigLoader(OverlayConfig.class.getClassLoader(), environment)
+        .load(Optional.of(file));
+  }
+
   /** {@code coordinate.type}, {@code noop} when unset (the default). */
   String coordinator() {
     return raw.hasPath("coordinate.type") ? raw.getString("coordinate.type") : "noop";
@@ -68,7 +81,8 @@ record OverlayConfig(Path file, Config raw) {
 
   /**
    * The Kubernetes Leases a {@code k8s_lease} config takes: {@code coordinate.k8s_lease.name}, or
-   * {@code <name>-<org>} per org; none for another coordinator.
+   * {@code <name>-<org>} per org and, with two orgs or more, the roster {@code <name>-roster} the
+   * replicas share the orgs out through; none for another coordinator.
    */
   List<String> leaseNames() {
     if (!coordinator().equals("k8s_lease")) {
@@ -76,6 +90,13 @@ record OverlayConfig(Path file, Config raw) {
     }
     String name = raw.getString("coordinate.k8s_lease.name"); // shipped configs name it
     List<String> orgs = orgs();
-    return orgs.isEmpty() ? List.of(name) : orgs.stream().map(o -> name + "-" + o).toList();
+    if (orgs.isEmpty()) {
+      return List.of(name);
+    }
+    List<String> leases = new ArrayList<>(orgs.stream().map(o -> name + "-" + o).toList());
+    if (orgs.size() >= 2) {
+      leases.add(name + ROSTER_SUFFIX);
+    }
+    return List.copyOf(leases);
   }
 }

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.testkit.tools.ExternalTool;
 import io.sf2loki.testkit.tools.ToolRun;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -33,23 +37,45 @@ record Rendered(String overlay, List<Map<String, Object>> objects) {
    * ExternalTool).
    */
   static Rendered of(String overlay) {
+    return CACHE.computeIfAbsent(
+        overlay, o -> render(overlay, OVERLAYS.getParent(), Path.of("overlays", o)));
+  }
+
+  /**
+   * {@code kubectl kustomize} of a kustomization written into {@code dir} that takes {@code
+   * overlay} with {@code components} (directories of deploy/kubernetes/components/) added, as a
+   * user's own overlay would.
+   */
+  static Rendered composed(Path dir, String overlay, List<String> components) throws IOException {
+    Path root = OVERLAYS.getParent().toAbsolutePath().normalize();
+    Path here = dir.toAbsolutePath().normalize();
+    StringBuilder k =
+        new StringBuilder(
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
+    k.append("  - ")
+        .append(here.relativize(OVERLAYS.toAbsolutePath().normalize().resolve(overlay)));
+    k.append("\ncomponents:\n");
+    for (String c : components) {
+      k.append("  - ").append(here.relativize(root.resolve("components").resolve(c))).append('\n');
+    }
+    Files.writeString(dir.resolve("kustomization.yaml"), k);
+    return render(overlay + " + " + String.join(" + ", components), dir, Path.of("."));
+  }
+
+  private static Rendered render(String name, Path workDir, Path target) {
     Path kubectl =
         ExternalTool.require(
             "kubectl",
             "SF2LOKI_KUBECTL",
             "apt-get install kubectl (the Kubernetes or Google Cloud apt repository), or any"
                 + " kubectl 1.27+ binary on PATH");
-    return CACHE.computeIfAbsent(overlay, o -> render(kubectl, o));
-  }
-
-  private static Rendered render(Path kubectl, String overlay) {
     try {
       ToolRun run =
           ToolRun.run(
-              OVERLAYS.getParent(),
+              workDir,
               Duration.ofSeconds(60),
               "",
-              List.of(kubectl.toString(), "kustomize", "overlays/" + overlay));
+              List.of(kubectl.toString(), "kustomize", target.toString()));
       assertThat(run.succeeded()).as(run.describe()).isTrue();
       List<Map<String, Object>> objects = new ArrayList<>();
       for (Object doc : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(run.stdout())) {
@@ -57,9 +83,9 @@ record Rendered(String overlay, List<Map<String, Object>> objects) {
           objects.add(map(doc));
         }
       }
-      return new Rendered(overlay, List.copyOf(objects));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      return new Rendered(name, List.copyOf(objects));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted while kubectl kustomize ran", e);
@@ -88,6 +114,30 @@ record Rendered(String overlay, List<Map<String, Object>> objects) {
     List<Map<String, Object>> containers = maps(podSpec().get("containers"));
     assertThat(containers).as("containers of overlay %s", overlay).hasSize(1);
     return containers.get(0);
+  }
+
+  /**
+   * The container's environment as the kubelet sets it: literal values, and keys of the rendered
+   * ConfigMaps it references (downward-API variables are left to the caller).
+   */
+  Map<String, String> containerEnvironment() {
+    Map<String, String> env = new TreeMap<>();
+    for (Map<String, Object> v :
+        maps(Objects.requireNonNullElse(container().get("env"), List.of()))) {
+      String name = String.valueOf(v.get("name"));
+      Object ref = at(v, "valueFrom", "configMapKeyRef");
+      if (v.containsKey("value")) {
+        env.put(name, String.valueOf(v.get("value")));
+      } else if (ref != null) {
+        Map<String, Object> configMap =
+            all("ConfigMap").stream()
+                .filter(c -> at(c, "metadata", "name").equals(at(ref, "name")))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(name + " references a missing ConfigMap"));
+        env.put(name, String.valueOf(at(configMap, "data", String.valueOf(at(ref, "key")))));
+      }
+    }
+    return env;
   }
 
   /** The value at {@code path} under {@code tree}, or null when a step is missing. */

@@ -90,6 +90,16 @@ record Dashboard(Path file, JsonNode json) {
     return out;
   }
 
+  /** The template variable {@code name}, or a missing node. */
+  JsonNode variable(String name) {
+    for (JsonNode v : json.path("templating").path("list")) {
+      if (v.path("name").asText().equals(name)) {
+        return v;
+      }
+    }
+    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+  }
+
   /** The queries of the template variables, as queries of their datasource. */
   List<Query> variableQueries() {
     List<Query> out = new ArrayList<>();

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
 class DashboardsTest {
 
   private static final Pattern LABEL_VALUES = Pattern.compile("^label_values\\((.*), *\\w+\\)$");
+
+  private static final Pattern ORG_VALUES =
+      Pattern.compile("^label_values\\(sf2loki_leader(\\{[^}]*\\})?, *org\\)$");
+
+  /** A series selector of an sf2loki metric, with its matchers if it has any. */
+  private static final Pattern SELECTOR = Pattern.compile("\\b(sf2loki_\\w+)(\\{[^}]*\\})?");
+
+  private static final String ORG_FILTER = "org=~\"$org\"";
 
   static List<Dashboard> dashboards = new ArrayList<>();
 
@@ -101,6 +110,51 @@ class DashboardsTest {
 
     assertThat(n).isGreaterThan(0);
     assertThat(check.succeeded()).as(check.describe() + "\n" + rules).isTrue();
+  }
+
+  /**
+   * With {@code orgs} every series carries {@code org}; without, none does. The variable's
+   * <em>All</em> is {@code .*}, which matches a missing label too, so one dashboard serves both.
+   */
+  @Test
+  void everyPrometheusDashboardHasAMultiValueOrgVariableWhoseAllAlsoMatchesNoOrg() {
+    List<String> problems = new ArrayList<>();
+    for (Dashboard d : dashboards) {
+      if (d.queries().stream().noneMatch(q -> q.datasource().equals(Dashboard.PROMETHEUS))) {
+        continue;
+      }
+      JsonNode org = d.variable("org");
+      String name = d.file().getFileName().toString();
+      if (org.isMissingNode()
+          || !org.path("multi").asBoolean()
+          || !org.path("includeAll").asBoolean()
+          || !org.path("allValue").asText().equals(".*")
+          || !ORG_VALUES.matcher(org.path("definition").asText()).matches()) {
+        problems.add(name + ": needs an org variable, multi-value, All = .*, " + ORG_VALUES);
+      }
+    }
+
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void everyPromQlSelectorFiltersTheSelectedOrgs() {
+    List<String> unfiltered = new ArrayList<>();
+    List<Dashboard.Query> panels = new ArrayList<>();
+    dashboards.forEach(d -> panels.addAll(d.queries()));
+    for (Dashboard.Query q : panels) {
+      if (!q.datasource().equals(Dashboard.PROMETHEUS)) {
+        continue;
+      }
+      Matcher m = SELECTOR.matcher(q.expr());
+      while (m.find()) {
+        if (m.group(2) == null || !m.group(2).contains(ORG_FILTER)) {
+          unfiltered.add(q.id() + ": " + m.group());
+        }
+      }
+    }
+
+    assertThat(unfiltered).as("selectors without " + ORG_FILTER).isEmpty();
   }
 
   @Test

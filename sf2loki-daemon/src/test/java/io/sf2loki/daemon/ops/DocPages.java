@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,6 +43,28 @@ final class DocPages {
       }
     }
     return titles;
+  }
+
+  /** The text of every level-3 section of {@code page}, by its heading, up to the next heading. */
+  static Map<String, String> sections(Path page) throws IOException {
+    Map<String, String> sections = new TreeMap<>();
+    String title = null;
+    StringBuilder text = new StringBuilder();
+    for (String line : Files.readAllLines(page)) {
+      if (line.startsWith("#")) {
+        if (title != null) {
+          sections.put(title, text.toString());
+        }
+        title = line.startsWith("### ") ? line.substring(4).strip() : null;
+        text.setLength(0);
+      } else {
+        text.append(line).append('\n');
+      }
+    }
+    if (title != null) {
+      sections.put(title, text.toString());
+    }
+    return sections;
   }
 
   /** GitHub's heading anchor: lower case, punctuation dropped, spaces as hyphens. */

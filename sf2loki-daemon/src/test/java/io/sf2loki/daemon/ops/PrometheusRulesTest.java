@@ -3,7 +3,9 @@ package io.sf2loki.daemon.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sf2loki.daemon.MetricsReference;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.tools.ToolRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +13,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * deploy/prometheus: the rules load in Prometheus ({@code promtool check rules}), their unit tests
@@ -22,6 +28,17 @@ import org.junit.jupiter.api.Test;
 class PrometheusRulesTest {
 
   static final Path ALERTS_DOC = DeployFiles.OBSERVABILITY.resolve("alerts.md");
+
+  /** The one alert about the whole deployment rather than an org: nothing is scraped at all. */
+  static final String PROCESS_ALERT = "Sf2lokiAbsent";
+
+  /** The documented command that points the runbook links at your docs. */
+  static final Pattern SED = Pattern.compile("(?m)^sed -i .*\\\\\n.*$");
+
+  static final String PLACEHOLDER = "https://sf2loki.example.com/";
+
+  /** How a summary names the org: nothing without orgs, " (org emea)" with them. */
+  static final String ORG_IN_SUMMARY = "{{ with $labels.org }} (org {{ . }}){{ end }}";
 
   static List<Path> ruleFiles;
   static List<RuleFile> rules;
@@ -53,13 +70,8 @@ class PrometheusRulesTest {
   @Test
   void everyAlertHasAFiringAndAQuietUnitTestCase() throws Exception {
     Map<String, Set<String>> cases = new TreeMap<>();
-    for (Path file : DeployFiles.list(DeployFiles.PROMETHEUS_TESTS, ".test.yaml")) {
-      for (Map<String, Object> test : DeployFiles.maps(DeployFiles.yaml(file).get("tests"))) {
-        for (Map<String, Object> c : DeployFiles.maps(test.get("alert_rule_test"))) {
-          String kind = DeployFiles.maps(c.get("exp_alerts")).isEmpty() ? "quiet" : "firing";
-          cases.computeIfAbsent((String) c.get("alertname"), a -> new TreeSet<>()).add(kind);
-        }
-      }
+    for (AlertCase c : AlertCase.readAll(DeployFiles.PROMETHEUS_TESTS)) {
+      cases.computeIfAbsent(c.alert(), a -> new TreeSet<>()).add(c.firing() ? "firing" : "quiet");
     }
     Map<String, Set<String>> expected = new TreeMap<>();
     Map<String, Set<String>> actual = new TreeMap<>();
@@ -74,6 +86,54 @@ class PrometheusRulesTest {
     assertThat(cases.keySet())
         .as("test cases of alerts no rule defines")
         .isEqualTo(actual.keySet());
+  }
+
+  /**
+   * With {@code orgs} every series carries {@code org}: an alert about an org must fire for that
+   * org alone (a test of two orgs, one of them bad, expecting alerts labelled with the bad one
+   * only), and still fire for a single org (expected alerts without the label).
+   */
+  @Test
+  void everyAlertAboutAnOrgFiresForTheBadOrgAloneAndStillWithoutOrgs() throws Exception {
+    List<AlertCase> cases = AlertCase.readAll(DeployFiles.PROMETHEUS_TESTS);
+    List<String> missing = new ArrayList<>();
+    for (RuleFile r : rules) {
+      if (!r.isAlert() || r.alert().equals(PROCESS_ALERT)) {
+        continue;
+      }
+      List<AlertCase> firing = cases.stream().filter(c -> c.alert().equals(r.alert())).toList();
+      boolean perOrg =
+          firing.stream()
+              .anyMatch(
+                  c ->
+                      c.inputOrgs().size() >= 2
+                          && c.firingOrgs().size() == 1
+                          && c.inputOrgs().containsAll(c.firingOrgs()));
+      boolean singleOrg =
+          firing.stream()
+              .anyMatch(
+                  c -> c.firing() && c.inputOrgs().isEmpty() && c.firingOrgs().equals(Set.of("")));
+      if (!perOrg) {
+        missing.add(r + ": no case of two orgs where it fires for one of them alone");
+      }
+      if (!singleOrg) {
+        missing.add(r + ": no single-org case (series without org) where it fires");
+      }
+    }
+
+    assertThat(missing).isEmpty();
+  }
+
+  @Test
+  void everyAlertAboutAnOrgNamesTheOrgInItsSummary() {
+    List<String> silent =
+        rules.stream()
+            .filter(r -> r.isAlert() && !r.alert().equals(PROCESS_ALERT))
+            .filter(r -> !r.annotation("summary").contains(ORG_IN_SUMMARY))
+            .map(RuleFile::toString)
+            .toList();
+
+    assertThat(silent).as("summaries without " + ORG_IN_SUMMARY).isEmpty();
   }
 
   @Test
@@ -93,6 +153,57 @@ class PrometheusRulesTest {
     rules.stream().filter(RuleFile::isAlert).forEach(r -> alerts.add(r.alert()));
 
     assertThat(DocPages.sectionTitles(ALERTS_DOC)).isEqualTo(alerts);
+  }
+
+  @Test
+  void everyAlertsSectionSaysWhatItsOrgLabelPointsAt() throws Exception {
+    Map<String, String> sections = DocPages.sections(ALERTS_DOC);
+    List<String> silent =
+        rules.stream()
+            .filter(RuleFile::isAlert)
+            .map(RuleFile::alert)
+            .filter(a -> !sections.getOrDefault(a, "").contains("**With orgs:**"))
+            .toList();
+
+    assertThat(silent).as("alert sections without a **With orgs:** paragraph").isEmpty();
+  }
+
+  /**
+   * The runbook links are absolute under a placeholder base; the alerts page gives the command that
+   * points them at your docs. Run as written on a copy of the rules, it leaves no placeholder and
+   * the unit tests still pass.
+   */
+  @Test
+  void theDocumentedRunbookBaseReplacementKeepsTheUnitTestsPassing(@TempDir Path copy)
+      throws Exception {
+    Matcher sed = SED.matcher(Files.readString(ALERTS_DOC));
+    assertThat(sed.find()).as("the sed command of " + ALERTS_DOC).isTrue();
+    for (Path dir : List.of(DeployFiles.PROMETHEUS, DeployFiles.LOKI)) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).toList()) {
+          Path target = copy.resolve(MetricsReference.ROOT.relativize(f));
+          Files.createDirectories(target.getParent());
+          Files.copy(f, target);
+        }
+      }
+    }
+
+    ToolRun replaced =
+        ToolRun.run(copy, TestTiming.seconds(30), "", List.of("sh", "-c", sed.group()));
+    List<String> args = new ArrayList<>(List.of("test", "rules"));
+    DeployFiles.list(DeployFiles.PROMETHEUS_TESTS, ".test.yaml")
+        .forEach(f -> args.add(f.getFileName().toString()));
+    ToolRun test =
+        PromTool.run(
+            copy.resolve(MetricsReference.ROOT.relativize(DeployFiles.PROMETHEUS_TESTS)), "", args);
+
+    assertThat(replaced.succeeded()).as(replaced.describe()).isTrue();
+    try (Stream<Path> files = Files.walk(copy)) {
+      assertThat(files.filter(Files::isRegularFile).toList())
+          .isNotEmpty()
+          .allSatisfy(f -> assertThat(Files.readString(f)).doesNotContain(PLACEHOLDER));
+    }
+    assertThat(test.succeeded()).as(test.describe()).isTrue();
   }
 
   @Test
