@@ -22,6 +22,22 @@ public interface CoordinatorProvider extends ComponentProvider<CoordinatorProvid
       return java.util.Optional.empty();
     }
 
+    /**
+     * The quota of a process leading several shards of this coordinator type ({@code orgs}), made
+     * once per process by the composition root on the deployment's top-level {@code coordinate}
+     * section (the shards' own sections name per-shard leases). No I/O until it is used. The
+     * default, for coordinators without a roster of live replicas ({@code noop}), is {@link
+     * ShardBalance#UNLIMITED}.
+     *
+     * @param shards the shards' names, at least two
+     * @param slack {@code coordinate.shard_slack}: shards a replica may lead above an even share
+     * @param environment clock, ticker, the process's (untagged) meter registry, variables, threads
+     */
+    default ShardBalance shardBalance(
+        java.util.List<String> shards, int slack, CoordinatorEnvironment environment) {
+      return ShardBalance.UNLIMITED;
+    }
+
     /** Creates the coordinator; no election starts until {@link Coordinator#run}. */
     Coordinator create(CoordinatorEnvironment environment);
 
