@@ -119,6 +119,11 @@ public final class ShardQuota implements ShardBalance {
     return held.size();
   }
 
+  /** The roster's path or {@code namespace/name}. */
+  public String roster() {
+    return roster.location();
+  }
+
   /** The live replicas last seen, this one included. */
   public Set<String> replicas() {
     return roster.members();
