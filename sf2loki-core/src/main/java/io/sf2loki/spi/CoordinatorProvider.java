@@ -38,6 +38,17 @@ public interface CoordinatorProvider extends ComponentProvider<CoordinatorProvid
       return ShardBalance.UNLIMITED;
     }
 
+    /**
+     * A reader of the roster {@link #shardBalance} keeps, for {@code lease show}; empty for
+     * coordinators without one ({@code noop}). Called on the top-level factory.
+     *
+     * @param variables the process environment, as in {@link CoordinatorEnvironment#variables()}
+     */
+    default java.util.Optional<RosterInfo.Inspector> rosterInspector(
+        java.util.Map<String, String> variables) {
+      return java.util.Optional.empty();
+    }
+
     /** Creates the coordinator; no election starts until {@link Coordinator#run}. */
     Coordinator create(CoordinatorEnvironment environment);
 

@@ -9,6 +9,7 @@ import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.LeaseInspector;
+import io.sf2loki.spi.RosterInfo;
 import io.sf2loki.spi.ShardBalance;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -80,6 +81,11 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
             config.ttl(),
             config.renewInterval(),
             environment);
+      }
+
+      @Override
+      public Optional<RosterInfo.Inspector> rosterInspector(Map<String, String> variables) {
+        return Optional.of(() -> FileLeaseRoster.inspect(config.path()));
       }
 
       @Override

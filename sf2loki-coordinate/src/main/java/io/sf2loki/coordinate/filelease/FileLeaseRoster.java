@@ -7,6 +7,7 @@ import io.sf2loki.coordinate.balance.RosterException;
 import io.sf2loki.deadline.BlockingIo;
 import io.sf2loki.files.DurableFiles;
 import io.sf2loki.files.FileMode;
+import io.sf2loki.spi.RosterInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -51,6 +53,26 @@ public final class FileLeaseRoster implements Roster {
   /** {@code dir/leader.lease → dir/leader-roster.lease}. */
   public static Path pathFor(Path leasePath) {
     return Path.of(DocumentNames.suffixed(leasePath.toAbsolutePath().toString(), "-roster"));
+  }
+
+  /**
+   * One direct read of the roster beside {@code leasePath}, for {@code lease show}; never throws.
+   */
+  public static RosterInfo inspect(Path leasePath) {
+    Path path = pathFor(leasePath);
+    try {
+      byte[] bytes = Files.readAllBytes(path);
+      return new RosterInfo(
+          path.toString(),
+          RosterDocument.parse(bytes, path.toString()).members(),
+          Optional.empty());
+    } catch (NoSuchFileException e) {
+      return new RosterInfo(path.toString(), Map.of(), Optional.of("absent"));
+    } catch (IOException e) {
+      return new RosterInfo(path.toString(), Map.of(), Optional.of("cannot read: " + e));
+    } catch (RosterException e) {
+      return new RosterInfo(path.toString(), Map.of(), Optional.of(e.getMessage()));
+    }
   }
 
   @Override

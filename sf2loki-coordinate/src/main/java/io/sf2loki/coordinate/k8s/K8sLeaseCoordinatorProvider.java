@@ -14,6 +14,7 @@ import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.LeaseInspector;
+import io.sf2loki.spi.RosterInfo;
 import io.sf2loki.spi.ShardBalance;
 import java.io.IOException;
 import java.io.Reader;
@@ -56,6 +57,11 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
             config.leaseDuration(),
             config.renewInterval(),
             environment);
+      }
+
+      @Override
+      public Optional<RosterInfo.Inspector> rosterInspector(Map<String, String> variables) {
+        return Optional.of(new K8sLeaseRoster(() -> api(config, variables), config)::inspect);
       }
 
       @Override

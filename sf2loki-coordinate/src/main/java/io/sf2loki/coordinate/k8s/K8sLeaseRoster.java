@@ -8,8 +8,10 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.sf2loki.coordinate.balance.Roster;
 import io.sf2loki.coordinate.balance.RosterDocument;
 import io.sf2loki.coordinate.balance.RosterException;
+import io.sf2loki.spi.RosterInfo;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -65,6 +67,15 @@ public final class K8sLeaseRoster implements Roster {
   @Override
   public void leave(String replica, Instant now) throws RosterException {
     update(d -> d.live(now).without(replica), false);
+  }
+
+  /** One read for {@code lease show}; never throws. */
+  public RosterInfo inspect() {
+    try {
+      return new RosterInfo(location(), read().members(), Optional.empty());
+    } catch (RosterException e) {
+      return new RosterInfo(location(), Map.of(), Optional.of(e.getMessage()));
+    }
   }
 
   @Override

@@ -90,6 +90,13 @@ class K8sLeaseRosterTest {
   }
 
   @Test
+  void inspectingListsTheMembersForLeaseShow() throws Exception {
+    roster.heartbeat("pod-a", NOW.plusSeconds(30), NOW);
+    assertThat(roster.inspect().members()).containsEntry("pod-a", NOW.plusSeconds(30));
+    assertThat(roster.inspect().detail()).isEmpty();
+  }
+
+  @Test
   void anUnreachableApiServerIsARosterFailure() {
     fixture.close();
     assertThatThrownBy(roster::read)
