@@ -1,9 +1,7 @@
 package io.sf2loki.tck;
 
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.Term;
-import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -129,14 +127,8 @@ final class ShardWorld<E extends ShardElection> {
     }
 
     void awaitStopped() throws Exception {
-      Thread t = contender.participant().thread();
-      time.awaitCondition(() -> !t.isAlive(), Duration.ofMinutes(10), Duration.ofSeconds(1));
       try {
-        contender.participant().join(TestTiming.seconds(10));
-      } catch (CoordinatorException e) {
-        if (e.failureClass().isPermanent()) {
-          throw e;
-        }
+        contender.awaitEnded(time);
       } finally {
         contender.coordinator().close();
         store.close();
