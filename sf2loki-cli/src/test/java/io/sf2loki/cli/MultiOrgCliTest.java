@@ -146,6 +146,24 @@ class MultiOrgCliTest {
   }
 
   @Test
+  void leaseShowListsTheRosterOfLiveReplicasWithTheirExpiries() throws Exception {
+    StateFixture config = fileLease();
+    Instant live = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+    Instant gone = Instant.parse("2026-01-01T00:00:00Z");
+    Files.writeString(
+        dir.resolve("leader-roster.lease"),
+        "{\"node-a\": \"" + live + "\", \"node-b\": \"" + gone + "\"}");
+
+    CliRun text = config.run("lease", "show");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out())
+        .containsPattern("roster\\s+\\S*leader-roster.lease\\n")
+        .contains("member    node-a expires " + live + "\n")
+        .contains("member    node-b expires " + gone + " (expired)\n");
+  }
+
+  @Test
   void configCheckAcceptsTheMultiOrgExample() throws Exception {
     Path key = dir.resolve("salesforce.key");
     KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");

@@ -17,6 +17,7 @@ import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.OrgIdentity;
 import io.sf2loki.spi.OrgSession;
 import io.sf2loki.spi.OrgSessions;
+import io.sf2loki.spi.ShardBalance;
 import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.Source;
@@ -35,6 +36,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The composition root: builds an {@link Engine} from a validated configuration — the store, the
@@ -73,7 +75,13 @@ public final class ConfiguredEngine {
       EngineEnvironment environment,
       Map<String, String> variables,
       Map<String, String> runLabels) {
-    return compose(config, environment, variables, runLabels, (document, stores) -> document);
+    return compose(
+        config,
+        environment,
+        variables,
+        runLabels,
+        (document, stores) -> document,
+        coordination -> coordination);
   }
 
   /**
@@ -84,6 +92,18 @@ public final class ConfiguredEngine {
    */
   public static Engine create(
       Shard shard, EngineEnvironment environment, Map<String, String> variables) {
+    return create(shard, environment, variables, ShardBalance.UNLIMITED);
+  }
+
+  /**
+   * Wires the engine of one shard whose coordinator counts against the process's {@code balance}
+   * (one object for every shard of the process, see {@link io.sf2loki.config.orgs.Shards#balance}).
+   */
+  public static Engine create(
+      Shard shard,
+      EngineEnvironment environment,
+      Map<String, String> variables,
+      ShardBalance balance) {
     if (shard.org().isEmpty()) {
       return create(shard.config(), environment, variables);
     }
@@ -101,7 +121,8 @@ public final class ConfiguredEngine {
         variables,
         Map.of(),
         (document, stores) ->
-            OrgKeyView.of(document, org, new LegacyDocument(org.legacyDocument(), stores)));
+            OrgKeyView.of(document, org, new LegacyDocument(org.legacyDocument(), stores)),
+        coordination -> coordination.withShard(org.name(), balance));
   }
 
   /** How a composition sees the store it created: as it is, or through an org's view. */
@@ -115,7 +136,8 @@ public final class ConfiguredEngine {
       EngineEnvironment environment,
       Map<String, String> variables,
       Map<String, String> runLabels,
-      StoreView view) {
+      StoreView view,
+      UnaryOperator<CoordinatorEnvironment> shardOf) {
     Clock clock = environment.clock();
     Ticker ticker = environment.ticker();
     MeterRegistry registry = environment.metrics();
@@ -126,8 +148,9 @@ public final class ConfiguredEngine {
         document instanceof EpochFloor epochFloor ? Optional.of(epochFloor) : Optional.empty();
     CheckpointStore store = view.of(document, stores);
     CoordinatorEnvironment coordination =
-        new CoordinatorEnvironment(
-            clock, ticker, floor, registry, variables, environment.threads());
+        shardOf.apply(
+            new CoordinatorEnvironment(
+                clock, ticker, floor, registry, variables, environment.threads()));
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
     Sink sink;
     try {

@@ -21,6 +21,10 @@ import java.util.concurrent.ThreadFactory;
  * @param threads makes the threads a coordinator starts of its own (the file lease's I/O threads,
  *     which run its file-system calls under a deadline); daemon threads, as {@link
  *     NamedThreadFactory} makes them
+ * @param shard the name of the shard the coordinator elects a leader of ({@code orgs[].name}), or
+ *     {@code ""} for a single-org deployment
+ * @param balance the process's shard quota, shared by every shard's coordinator; {@link
+ *     ShardBalance#UNLIMITED} for a single shard
  */
 public record CoordinatorEnvironment(
     Clock clock,
@@ -28,7 +32,9 @@ public record CoordinatorEnvironment(
     Optional<EpochFloor> epochFloor,
     MeterRegistry metrics,
     Map<String, String> variables,
-    ThreadFactory threads) {
+    ThreadFactory threads,
+    String shard,
+    ShardBalance balance) {
 
   public CoordinatorEnvironment {
     Objects.requireNonNull(clock, "clock");
@@ -37,6 +43,25 @@ public record CoordinatorEnvironment(
     Objects.requireNonNull(metrics, "metrics");
     variables = Map.copyOf(variables);
     Objects.requireNonNull(threads, "threads");
+    Objects.requireNonNull(shard, "shard");
+    Objects.requireNonNull(balance, "balance");
+  }
+
+  /** An environment for a single shard, without a quota ({@link ShardBalance#UNLIMITED}). */
+  public CoordinatorEnvironment(
+      Clock clock,
+      Ticker ticker,
+      Optional<EpochFloor> epochFloor,
+      MeterRegistry metrics,
+      Map<String, String> variables,
+      ThreadFactory threads) {
+    this(clock, ticker, epochFloor, metrics, variables, threads, "", ShardBalance.UNLIMITED);
+  }
+
+  /** This environment for the coordinator of {@code shard}, under the process's {@code balance}. */
+  public CoordinatorEnvironment withShard(String shard, ShardBalance balance) {
+    return new CoordinatorEnvironment(
+        clock, ticker, epochFloor, metrics, variables, threads, shard, balance);
   }
 
   /**

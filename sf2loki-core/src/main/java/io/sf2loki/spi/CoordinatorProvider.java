@@ -22,6 +22,33 @@ public interface CoordinatorProvider extends ComponentProvider<CoordinatorProvid
       return java.util.Optional.empty();
     }
 
+    /**
+     * The quota of a process leading several shards of this coordinator type ({@code orgs}), made
+     * once per process by the composition root on the deployment's top-level {@code coordinate}
+     * section (the shards' own sections name per-shard leases). No I/O until it is used. The
+     * default, for coordinators without a roster of live replicas ({@code noop}), is {@link
+     * ShardBalance#UNLIMITED}.
+     *
+     * @param shards the shards' names, at least two
+     * @param slack {@code coordinate.shard_slack}: shards a replica may lead above an even share
+     * @param environment clock, ticker, the process's (untagged) meter registry, variables, threads
+     */
+    default ShardBalance shardBalance(
+        java.util.List<String> shards, int slack, CoordinatorEnvironment environment) {
+      return ShardBalance.UNLIMITED;
+    }
+
+    /**
+     * A reader of the roster {@link #shardBalance} keeps, for {@code lease show}; empty for
+     * coordinators without one ({@code noop}). Called on the top-level factory.
+     *
+     * @param variables the process environment, as in {@link CoordinatorEnvironment#variables()}
+     */
+    default java.util.Optional<RosterInfo.Inspector> rosterInspector(
+        java.util.Map<String, String> variables) {
+      return java.util.Optional.empty();
+    }
+
     /** Creates the coordinator; no election starts until {@link Coordinator#run}. */
     Coordinator create(CoordinatorEnvironment environment);
 

@@ -13,7 +13,9 @@ import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineEnvironment;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.shard.OrgThreads;
+import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.FailureClass;
+import io.sf2loki.spi.ShardBalance;
 import io.sf2loki.spi.StopSignal;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -40,29 +42,44 @@ final class ShardEngines implements AutoCloseable {
 
   private final List<Running> running;
   private final EngineEnvironment environment;
+  private final ShardBalance balance;
 
-  private ShardEngines(List<Running> running, EngineEnvironment environment) {
+  private ShardEngines(List<Running> running, EngineEnvironment environment, ShardBalance balance) {
     this.running = running;
     this.environment = environment;
+    this.balance = balance;
   }
 
-  /** Wires every shard's engine (no I/O). */
+  /**
+   * Wires every shard's engine (no I/O). With two or more orgs, one shard balance (the roster and
+   * quota of {@code coordinate.shard_slack}) is shared by every org's coordinator; its meters are
+   * the process's, without an {@code org} tag.
+   */
   static ShardEngines create(
       Shards shards, EngineEnvironment environment, Map<String, String> variables) {
+    ShardBalance balance =
+        shards.balance(
+            new CoordinatorEnvironment(
+                environment.clock(),
+                environment.ticker(),
+                Optional.empty(),
+                environment.metrics(),
+                variables,
+                environment.threads()));
     List<Running> running = new ArrayList<>();
     try {
       for (Shard shard : shards.all()) {
         running.add(
             new Running(
                 shard,
-                ConfiguredEngine.create(shard, environment, variables),
+                ConfiguredEngine.create(shard, environment, variables, balance),
                 new AtomicReference<>()));
       }
     } catch (RuntimeException e) {
       running.forEach(r -> r.engine().close());
       throw e;
     }
-    return new ShardEngines(List.copyOf(running), environment);
+    return new ShardEngines(List.copyOf(running), environment, balance);
   }
 
   List<Running> all() {
@@ -153,9 +170,13 @@ final class ShardEngines implements AutoCloseable {
     }
   }
 
-  /** Closes every engine. */
+  /**
+   * Closes every engine, then leaves the shard roster (best effort): after {@link #run} returned,
+   * every org was drained and its lease released.
+   */
   @Override
   public void close() {
     running.forEach(r -> r.engine().close());
+    balance.close();
   }
 }

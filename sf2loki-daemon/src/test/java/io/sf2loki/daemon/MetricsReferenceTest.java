@@ -79,6 +79,7 @@ class MetricsReferenceTest {
     runWithFaultsAtEveryNamedPoint();
     runFencedOnGcs();
     runPubSubWithFaults();
+    runTwoOrgsUnderAFileLease();
 
     Set<String> documented = MetricsReference.documented();
     assertThat(minus(exposed, documented))
@@ -329,6 +330,21 @@ class MetricsReferenceTest {
                     "sf2loki_checkpoint_commit_failures_total",
                     "sf2loki_checkpoint_fenced_commits_total")));
       }
+    }
+  }
+
+  /** Two orgs under file_lease, composed as the daemon does: the process's shard balance. */
+  private void runTwoOrgsUnderAFileLease() throws Exception {
+    String more =
+        eventLogFile("[Login]", "")
+            + """
+            coordinate { type = file_lease, file_lease { path = "%s", ttl = 10m, renew_interval = 4m } }
+            orgs = [ { name = prod, salesforce {} }, { name = emea, salesforce {} } ]
+            """
+                .formatted(dir.resolve("orgs").resolve("leader.lease"));
+    try (OrgsRun run = OrgsRun.start(config(dir.resolve("orgs").resolve("state.json"), more))) {
+      await().atMost(TestTiming.seconds(30)).until(() -> run.gauge("sf2loki_shards_held") == 2);
+      exposed.addAll(MetricsReference.families(run.get("/metrics").body()));
     }
   }
 

@@ -75,6 +75,16 @@ final class OrgsRun implements AutoCloseable {
     return registry.get(name).tag("org", org).gauge().value();
   }
 
+  /** The value of the process's gauge {@code name}, which has no {@code org} tag. */
+  double gauge(String name) {
+    return registry.get(name).tags(List.of()).gauge().value();
+  }
+
+  /** The count of the process's counter {@code name} with {@code tag = value}. */
+  double counter(String name, String tag, String value) {
+    return registry.get(name).tag(tag, value).counter().count();
+  }
+
   /** How the engine of {@code org} ended, once it has. */
   Optional<EngineOutcome> ended(String org) {
     return engines.all().stream()

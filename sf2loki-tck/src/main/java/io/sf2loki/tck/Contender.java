@@ -1,8 +1,10 @@
 package io.sf2loki.tck;
 
 import io.sf2loki.spi.Coordinator;
+import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.Term;
 import io.sf2loki.testkit.TestTiming;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -76,6 +78,24 @@ public final class Contender {
   /** Requests a stop without waiting (a crash is modelled by the adapter's faults, then this). */
   public void requestStop() {
     stop.requestStop();
+  }
+
+  /**
+   * Lets simulated time pass until {@code run} has returned (after a stop, a kill or a failed
+   * campaign), then joins it: a permanent {@link CoordinatorException} is rethrown, a transient one
+   * is what the engine backs off from and campaigns again after, so it is dropped. The caller must
+   * be a participant of {@code time}.
+   */
+  public void awaitEnded(SimulatedTime time) throws Exception {
+    Thread t = participant.thread();
+    time.awaitCondition(() -> !t.isAlive(), Duration.ofMinutes(10), Duration.ofSeconds(1));
+    try {
+      participant.join(TestTiming.seconds(10));
+    } catch (CoordinatorException e) {
+      if (e.failureClass().isPermanent()) {
+        throw e;
+      }
+    }
   }
 
   /** The participant thread running {@code run}. */

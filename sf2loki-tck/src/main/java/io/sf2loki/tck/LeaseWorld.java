@@ -1,11 +1,9 @@
 package io.sf2loki.tck;
 
 import io.sf2loki.spi.CheckpointStore;
-import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Term;
-import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,15 +120,8 @@ final class LeaseWorld<E extends LeaseElection> {
     }
 
     void awaitStopped() throws Exception {
-      Thread t = contender.participant().thread();
-      time.awaitCondition(() -> !t.isAlive(), Duration.ofMinutes(10), Duration.ofSeconds(1));
       try {
-        contender.participant().join(TestTiming.seconds(10));
-      } catch (CoordinatorException e) {
-        if (e.failureClass().isPermanent()) {
-          throw e;
-        }
-        // transient: the engine backs off and campaigns again with a fresh coordinator
+        contender.awaitEnded(time);
       } finally {
         store.close();
       }

@@ -11,7 +11,10 @@
  *   <li>Coordinators: {@link io.sf2loki.tck.CoordinatorContract} for any coordinator; {@link
  *       io.sf2loki.tck.LeaseCoordinatorContract} and the property world {@link
  *       io.sf2loki.tck.LeaseCoordinatorProperties} for lease coordinators, driven through one
- *       {@link io.sf2loki.tck.LeaseElection} adapter, on {@link io.sf2loki.tck.SimulatedTime}.
+ *       {@link io.sf2loki.tck.LeaseElection} adapter, on {@link io.sf2loki.tck.SimulatedTime};
+ *       {@link io.sf2loki.tck.ShardCoordinatorProperties} for lease coordinators balancing several
+ *       shards over replicas (a {@link io.sf2loki.spi.ShardBalance}), through a {@link
+ *       io.sf2loki.tck.ShardElection} adapter.
  *   <li>Doubles: {@link io.sf2loki.tck.FakeTerm}, {@link io.sf2loki.tck.FakeCheckpointStore},
  *       {@link io.sf2loki.tck.FakeEpochFloor}, {@link io.sf2loki.tck.RecordingLeadershipListener},
  *       {@link io.sf2loki.tck.Contender}.

@@ -6,8 +6,10 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.config.orgs.Shard;
 import io.sf2loki.config.orgs.Shards;
 import io.sf2loki.spi.LeaseInfo;
+import io.sf2loki.spi.RosterInfo;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,7 +30,8 @@ public final class LeaseCommand {
       mixinStandardHelpOptions = true,
       description = {
         "Print the lease: type, holder, acquired, renewed, expires, epoch, state.",
-        "With orgs, every org's lease (each org is a shard with a lease of its own)."
+        "With orgs, every org's lease (each org is a shard with a lease of its own), then the",
+        "roster of live replicas the orgs are balanced over (text only)."
       })
   int show(
       @Mixin GlobalOptions options,
@@ -77,8 +80,28 @@ public final class LeaseCommand {
     }
     if (json) {
       out.println(StateCommand.render(all));
+    } else if (shards.all().size() > 1) {
+      shards
+          .coordinator()
+          .rosterInspector(options.environment().environment())
+          .ifPresent(roster -> printRoster(out, roster.inspect(), Clock.systemUTC().instant()));
     }
     return 0;
+  }
+
+  /** The replicas the orgs are balanced over: each member with its expiry. */
+  private static void printRoster(PrintWriter out, RosterInfo roster, Instant now) {
+    out.println();
+    row(out, "roster", roster.location());
+    roster
+        .members()
+        .forEach(
+            (replica, expiry) ->
+                row(
+                    out,
+                    "member",
+                    replica + " expires " + expiry + (expiry.isAfter(now) ? "" : " (expired)")));
+    roster.detail().ifPresent(d -> row(out, "detail", d));
   }
 
   private static Optional<LeaseInfo> inspect(GlobalOptions options, Shard shard) {

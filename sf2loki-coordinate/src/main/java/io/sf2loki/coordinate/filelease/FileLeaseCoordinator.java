@@ -110,8 +110,11 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
           && !p.document().isExpiredAt(clock.instant())) {
         LOG.debug("file lease {} is held by {}", location(), p.document().holder());
         refuseLiveTwin(p.document());
-      } else {
+      } else if (mayAttempt()) {
         Optional<LeaseTerm> won = claim(read, stop);
+        if (won.isEmpty()) {
+          attemptLost();
+        }
         if (won.isPresent() || stop.isStopRequested()) {
           return won;
         }
@@ -119,6 +122,8 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
           return Optional.empty();
         }
         continue;
+      } else {
+        LOG.debug("file lease {} is free but this replica is at its shard quota", location());
       }
       if (pause(renewInterval, stop)) {
         return Optional.empty();

@@ -1,5 +1,6 @@
 package io.sf2loki.coordinate.filelease;
 
+import io.sf2loki.coordinate.balance.ShardQuota;
 import io.sf2loki.coordinate.internal.HolderIds;
 import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.deadline.BlockingIo;
@@ -8,10 +9,13 @@ import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.LeaseInspector;
+import io.sf2loki.spi.RosterInfo;
+import io.sf2loki.spi.ShardBalance;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -53,6 +57,35 @@ public final class FileLeaseCoordinatorProvider implements CoordinatorProvider {
       @Override
       public Optional<Path> leaseFile() {
         return Optional.of(config.path());
+      }
+
+      @Override
+      public ShardBalance shardBalance(
+          List<String> shards, int slack, CoordinatorEnvironment environment) {
+        String replica =
+            config
+                .holderId()
+                .orElseGet(
+                    () -> HolderIds.hostPidRandom(environment.variables(), new SecureRandom()));
+        BlockingIo rosterIo =
+            new BlockingIo(
+                "lease-roster",
+                DeadlineLeaseStorage.THREADS,
+                environment.threads(),
+                environment.metrics());
+        return new ShardQuota(
+            replica,
+            shards,
+            slack,
+            new FileLeaseRoster(config.path(), config.mode(), rosterIo, config.ioTimeout()),
+            config.ttl(),
+            config.renewInterval(),
+            environment);
+      }
+
+      @Override
+      public Optional<RosterInfo.Inspector> rosterInspector(Map<String, String> variables) {
+        return Optional.of(() -> FileLeaseRoster.inspect(config.path()));
       }
 
       @Override

@@ -3,6 +3,7 @@ package io.sf2loki.coordinate.internal;
 import io.sf2loki.spi.Coordinator;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.LeadershipListener;
+import io.sf2loki.spi.ShardBalance;
 import io.sf2loki.spi.StopSignal;
 import java.time.Duration;
 import java.util.Objects;
@@ -27,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * as a lost one does (revoked, then {@code onLose}), the lease is released and the coordinator
  * campaigns again: the next acquire takes an epoch above the store's, and its term starts from what
  * is stored.
+ *
+ * <p>Shards: each acquire attempt takes a reservation of the process's {@link ShardBalance} first
+ * (a backend calls {@link #mayAttempt} before it claims, {@link #attemptLost} when the claim did
+ * not win). After a confirmed renewal, when the balance says this replica holds more shards than
+ * its quota and this is the one to give up, the term ends as on a stop (the final drain commits
+ * while the lease is held, then the lease is released) and the coordinator campaigns again.
  */
 public abstract class AbstractLeaseCoordinator implements Coordinator {
 
@@ -48,6 +55,9 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   /** A stop was requested: the lease is handed back after the final drain. */
   private record Stopped() implements Ending {}
 
+  /** The replica holds more shards than its quota: handed over like a stop, then campaigns. */
+  private record Shed() implements Ending {}
+
   /** The renewal found the lease lost, for {@code reason}. */
   private record Lost(String reason) implements Ending {}
 
@@ -58,6 +68,9 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   private final Duration renewInterval;
   private final Sleeper sleeper;
   private final FenceCheck fence;
+  private final ShardBalance balance;
+  private final String shard;
+  private Optional<ShardBalance.Reservation> seat = Optional.empty();
 
   /**
    * @param renewInterval how often the leader renews
@@ -68,6 +81,8 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
       Duration renewInterval, Sleeper sleeper, CoordinatorEnvironment environment) {
     this.renewInterval = Objects.requireNonNull(renewInterval, "renewInterval");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.balance = environment.balance();
+    this.shard = environment.shard();
     Duration quarter = renewInterval.dividedBy(4);
     this.fence =
         new FenceCheck(
@@ -109,9 +124,28 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
     return renewInterval;
   }
 
-  /** Waits {@code d}; true when stop was requested. */
+  /** Waits {@code d}; true when stop was requested. Keeps the shard roster entry fresh first. */
   protected final boolean pause(Duration d, StopSignal stop) throws InterruptedException {
+    balance.tick();
     return sleeper.sleep(d, stop);
+  }
+
+  /**
+   * Before an acquire attempt: reserves a place in the shard quota, unless one is reserved already.
+   *
+   * @return false when the quota says not now (do not attempt; poll again later)
+   */
+  protected final boolean mayAttempt() {
+    if (seat.isEmpty()) {
+      seat = balance.reserve(shard);
+    }
+    return seat.isPresent();
+  }
+
+  /** The attempt {@link #mayAttempt} allowed did not win: its reservation is returned. */
+  protected final void attemptLost() {
+    seat.ifPresent(ShardBalance.Reservation::cancel);
+    seat = Optional.empty();
   }
 
   @Override
@@ -130,18 +164,24 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
         }
       }
     } finally {
+      attemptLost();
       state.compareAndSet(State.RUNNING, State.FINISHED);
     }
   }
 
-  /** Leads one term; returns true when stopped, false when leadership was lost. */
+  /**
+   * Leads one term; returns true when stopped, false when it was lost or handed over for balance.
+   */
   private boolean lead(LeaseTerm term, LeadershipListener listener, StopSignal stop)
       throws InterruptedException {
     LOG.info("acquired lease {} as {} with epoch {}", location(), holder(), term.epoch());
+    ShardBalance.Reservation held = seat.orElse(ShardBalance.Reservation.FREE);
+    seat = Optional.empty();
+    held.won();
     Ending ending;
     try {
       listener.onAcquire(term);
-      ending = hold(term, stop);
+      ending = hold(term, held, stop);
     } catch (Throwable e) {
       // An Error too (in a renewal, in the listener): the term ends and the lease is given back
       // so a standby takes over at once, instead of this replica holding it until it expires.
@@ -150,8 +190,12 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
         listener.onLose(term);
       } finally {
         release(term);
+        held.cancel();
       }
       throw e;
+    }
+    if (!(ending instanceof Stopped) && !(ending instanceof Shed)) {
+      held.cancel();
     }
     if (ending instanceof Lost lost) {
       term.revoke(lost.reason());
@@ -176,21 +220,28 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
       }
       return false;
     }
+    boolean shed = ending instanceof Shed;
     try {
       listener.onLose(term);
     } finally {
       term.revoke();
       release(term);
-      LOG.info("released lease {} (epoch {})", location(), term.epoch());
+      held.handedOver(shed ? ShardBalance.HandOver.BALANCE : ShardBalance.HandOver.STOP);
+      LOG.info(
+          "released lease {} (epoch {}){}",
+          location(),
+          term.epoch(),
+          shed ? " for balance; campaigning again when under the shard quota" : "");
     }
-    return true;
+    return !shed;
   }
 
   /**
    * Renews every renew interval, then checks the store's fence epoch. On stop, renews once more so
    * that the final drain has a whole lease duration.
    */
-  private Ending hold(LeaseTerm term, StopSignal stop) throws InterruptedException {
+  private Ending hold(LeaseTerm term, ShardBalance.Reservation held, StopSignal stop)
+      throws InterruptedException {
     while (true) {
       boolean stopping = pause(untilNextRenewal(), stop);
       Optional<String> lost = renew(term, stop);
@@ -203,6 +254,9 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
       OptionalLong above = fence.check(term, location());
       if (above.isPresent()) {
         return new Fenced(above.getAsLong());
+      }
+      if (held.shouldShed()) {
+        return new Shed();
       }
     }
   }

@@ -98,13 +98,25 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       if (e.getCode() != 404) {
         throw failure("read", e);
       }
-      return write(null, epochs.next(0));
+      return attempt(null, 0);
     }
     if (!claimable(lease)) {
       refuseLiveTwin(lease);
       return Optional.empty();
     }
-    return write(lease, epochs.next(LeaseBodies.epoch(lease)));
+    return attempt(lease, LeaseBodies.epoch(lease));
+  }
+
+  /** A claim of a claimable Lease ({@code read == null}: absent), if the shard quota allows it. */
+  private Optional<LeaseTerm> attempt(V1Lease read, long leaseEpoch) {
+    if (!mayAttempt()) {
+      return Optional.empty();
+    }
+    Optional<LeaseTerm> won = write(read, epochs.next(leaseEpoch));
+    if (won.isEmpty()) {
+      attemptLost();
+    }
+    return won;
   }
 
   /** Creates ({@code read == null}) or takes over the Lease; a 409 is a lost race. */

@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import io.sf2loki.coordinate.balance.ShardQuota;
 import io.sf2loki.coordinate.internal.HolderIds;
 import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.spi.ConfigSection;
@@ -13,6 +14,8 @@ import io.sf2loki.spi.CoordinatorException;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.LeaseInspector;
+import io.sf2loki.spi.RosterInfo;
+import io.sf2loki.spi.ShardBalance;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -20,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,6 +42,26 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
       @Override
       public Optional<Duration> leaseDuration() {
         return Optional.of(config.leaseDuration());
+      }
+
+      @Override
+      public ShardBalance shardBalance(
+          List<String> shards, int slack, CoordinatorEnvironment environment) {
+        Map<String, String> variables = environment.variables();
+        String replica = config.identity().orElseGet(() -> HolderIds.podName(variables));
+        return new ShardQuota(
+            replica,
+            shards,
+            slack,
+            new K8sLeaseRoster(() -> api(config, variables), config),
+            config.leaseDuration(),
+            config.renewInterval(),
+            environment);
+      }
+
+      @Override
+      public Optional<RosterInfo.Inspector> rosterInspector(Map<String, String> variables) {
+        return Optional.of(new K8sLeaseRoster(() -> api(config, variables), config)::inspect);
       }
 
       @Override

@@ -19,10 +19,10 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the elements of {@code orgs}: each an object of {@code name} (required, {@value
- * #NAME_PATTERN}, unique ignoring case because it names files), {@code salesforce} (required; the
- * keys of the top-level section), {@code sources} (the keys of the top-level section) and {@code
- * sink.loki} with only {@code tenant_id} and {@code labels}. Every problem is collected with its
- * path ({@code orgs[1].salesforce.clientid}).
+ * #NAME_PATTERN}, unique ignoring case because it names files, not {@value #RESERVED}), {@code
+ * salesforce} (required; the keys of the top-level section), {@code sources} (the keys of the
+ * top-level section) and {@code sink.loki} with only {@code tenant_id} and {@code labels}. Every
+ * problem is collected with its path ({@code orgs[1].salesforce.clientid}).
  */
 final class OrgEntries {
 
@@ -30,6 +30,10 @@ final class OrgEntries {
   static final String NAME_PATTERN = "^[A-Za-z0-9_-]+$";
 
   private static final Pattern NAME = Pattern.compile(NAME_PATTERN);
+
+  /** The name no org may take, ignoring case: the shard roster's suffix. */
+  static final String RESERVED = "roster";
+
   private static final Set<String> KEYS = Set.of("name", "salesforce", "sources", "sink");
   private static final Set<String> SINK_KEYS = Set.of("loki.tenant_id", "loki.labels");
 
@@ -92,6 +96,19 @@ final class OrgEntries {
                   + name
                   + "') must be letters, digits, '_' and '-' only: it is the org label, the"
                   + " checkpoint key prefix org=<name>: and part of file names"));
+      return Optional.empty();
+    }
+    if (name.equalsIgnoreCase(RESERVED)) {
+      problems.add(
+          new ConfigProblem(
+              path + ".name",
+              path
+                  + ".name ('"
+                  + name
+                  + "') is reserved: the roster of live replicas is named after the leases with"
+                  + " -"
+                  + RESERVED
+                  + ", which would be this org's lease; rename the org"));
       return Optional.empty();
     }
     return Optional.of(name);

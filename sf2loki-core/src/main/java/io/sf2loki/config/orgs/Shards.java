@@ -10,9 +10,13 @@ import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.config.TopologyWarnings;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.spi.CheckpointStoreProvider;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.CoordinatorProvider;
+import io.sf2loki.spi.ShardBalance;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,14 +27,43 @@ import java.util.Set;
  * orgs[1].salesforce.client_id}).
  *
  * @param all the shards in the configured order; never empty
+ * @param coordinator the top-level {@code coordinate} section's factory (the shards' own name
+ *     per-org leases), which makes the shard balance and names its roster
+ * @param shardSlack {@code coordinate.shard_slack}
  */
-public record Shards(List<Shard> all) {
+public record Shards(List<Shard> all, CoordinatorProvider.Factory coordinator, int shardSlack) {
+
+  /** The most {@code coordinate.shard_slack} accepts. */
+  static final int MAX_SLACK = 10_000;
 
   public Shards {
     all = List.copyOf(all);
     if (all.isEmpty()) {
       throw new IllegalArgumentException("a deployment has at least one shard");
     }
+    Objects.requireNonNull(coordinator, "coordinator");
+    if (shardSlack < 0) {
+      throw new IllegalArgumentException("shardSlack must be >= 0: " + shardSlack);
+    }
+  }
+
+  /** Shards balanced without slack, under the first shard's coordinator factory. */
+  public Shards(List<Shard> all) {
+    this(all, all.isEmpty() ? null : all.get(0).config().coordinator(), 0);
+  }
+
+  /**
+   * The process's shard quota, shared by every shard's coordinator: with two or more orgs the
+   * coordinator's ({@link CoordinatorProvider.Factory#shardBalance}, a roster for {@code
+   * file_lease} and {@code k8s_lease}); {@link ShardBalance#UNLIMITED} for one shard. No I/O.
+   *
+   * @param environment the process's clock, ticker, untagged meter registry, variables, threads
+   */
+  public ShardBalance balance(CoordinatorEnvironment environment) {
+    if (all.size() < 2) {
+      return ShardBalance.UNLIMITED;
+    }
+    return coordinator.shardBalance(orgNames(), shardSlack, environment);
   }
 
   /**
@@ -61,6 +94,14 @@ public record Shards(List<Shard> all) {
         OrgDerivation.of(
             base, providers.stores().types(), providers.coordinators().types(), entries, problems);
     Optional<CheckpointStoreProvider.Factory> legacy = legacyDocument(loaded, providers);
+    ConfigReader coordinate = loaded.reader().section("coordinate");
+    int slack = coordinate.intInRange("shard_slack", 0, MAX_SLACK);
+    problems.addAll(coordinate.problems());
+    Optional<CoordinatorProvider.Factory> shared =
+        providers
+            .coordinators()
+            .select(coordinate, "type")
+            .map(p -> p.configure(coordinate.section(p.type())));
     List<Shard> shards = new ArrayList<>();
     for (OrgEntry entry : entries) {
       try {
@@ -79,10 +120,11 @@ public record Shards(List<Shard> all) {
                 e.problems(), entry.path(), ownSinkKeys(entry), entry == entries.get(0)));
       }
     }
-    if (!problems.isEmpty()) {
+    if (!problems.isEmpty() || shared.isEmpty() || coordinate.hasProblems()) {
+      problems.addAll(coordinate.problems());
       throw new ConfigInvalidException(List.copyOf(new LinkedHashSet<>(problems)));
     }
-    return new Shards(shards);
+    return new Shards(shards, shared.get(), slack);
   }
 
   /** True with {@code orgs}: every shard runs one org. */

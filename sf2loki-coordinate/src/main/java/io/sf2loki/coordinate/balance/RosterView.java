@@ -1,0 +1,126 @@
+package io.sf2loki.coordinate.balance;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.spi.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A replica's view of the {@link Roster}: the live members it last saw (itself always included),
+ * refreshed by heartbeats and reads. A failed heartbeat or read is counted ({@code
+ * sf2loki_shard_roster_failures_total}) and warned about once per streak of failures; the view then
+ * keeps the last members it saw (one, itself, when it never read the roster: availability over
+ * balance). Not thread-safe: the quota calls it from one thread at a time.
+ */
+final class RosterView {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RosterView.class);
+
+  private final Roster roster;
+  private final String replica;
+  private final Duration ttl;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final Counter failures;
+  private volatile Set<String> members;
+  private volatile long seenAtNanos;
+  private volatile boolean seen;
+  private boolean failing;
+
+  RosterView(
+      Roster roster,
+      String replica,
+      Duration ttl,
+      Clock clock,
+      Ticker ticker,
+      MeterRegistry metrics) {
+    this.roster = Objects.requireNonNull(roster, "roster");
+    this.replica = Objects.requireNonNull(replica, "replica");
+    this.ttl = Objects.requireNonNull(ttl, "ttl");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.members = Set.of(replica);
+    this.failures =
+        Counter.builder("sf2loki_shard_roster_failures_total")
+            .description(
+                "Failed heartbeats or reads of the roster of live replicas; the shard quota keeps"
+                    + " the last known number of replicas")
+            .register(metrics);
+  }
+
+  /** Writes this replica's entry, a ttl from now, and takes the live members from the result. */
+  void heartbeat() {
+    try {
+      RosterDocument written =
+          roster.heartbeat(replica, clock.instant().plus(ttl), clock.instant());
+      saw(written);
+    } catch (RosterException e) {
+      failed("heartbeat", e);
+    }
+  }
+
+  /** Reads the live members without writing. */
+  void read() {
+    try {
+      saw(roster.read());
+    } catch (RosterException e) {
+      failed("read", e);
+    }
+  }
+
+  /** Removes this replica's entry; best effort (it expires by itself otherwise). */
+  void leave() {
+    try {
+      roster.leave(replica, clock.instant());
+      LOG.info("left the roster {}", roster.location());
+    } catch (RosterException e) {
+      failures.increment();
+      LOG.warn("could not leave the roster ({}); the entry expires by itself", e.getMessage());
+    }
+  }
+
+  /** The live members last seen, this replica among them. */
+  Set<String> members() {
+    return members;
+  }
+
+  /** How long ago the members were last seen; the longest possible value when never. */
+  long ageNanos() {
+    return seen ? ticker.nanoTime() - seenAtNanos : Long.MAX_VALUE;
+  }
+
+  String location() {
+    return roster.location();
+  }
+
+  private void saw(RosterDocument document) {
+    Set<String> live = new TreeSet<>(document.live(clock.instant()).members().keySet());
+    live.add(replica);
+    members = Set.copyOf(live);
+    seenAtNanos = ticker.nanoTime();
+    seen = true;
+    if (failing) {
+      failing = false;
+      LOG.info("the roster {} works again: {} live replica(s)", roster.location(), live.size());
+    }
+  }
+
+  private void failed(String operation, RosterException e) {
+    failures.increment();
+    if (!failing) {
+      failing = true;
+      LOG.warn(
+          "roster {} failed: {}; balancing shards with the last known {} replica(s) until it"
+              + " works again (held shards keep running)",
+          operation,
+          e.getMessage(),
+          members.size());
+    }
+  }
+}

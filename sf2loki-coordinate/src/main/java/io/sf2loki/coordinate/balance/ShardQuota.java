@@ -1,0 +1,270 @@
+package io.sf2loki.coordinate.balance;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.ShardBalance;
+import io.sf2loki.spi.Ticker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shard quota of one replica: it leads at most {@code cap = ceil(M / N) + slack} of the M
+ * shards, N being the live replicas of the {@link Roster} (itself included; 1 until it has read the
+ * roster). Reservations are taken atomically ({@code held + reserved < cap}), so two shards'
+ * coordinators of one replica cannot both overshoot; when more shards are claimable than there is
+ * room for, the replica reserves the ones it prefers ({@link Rendezvous}) first. After a confirmed
+ * renewal, a replica holding more than its cap hands over the shard it prefers least, at most one
+ * per renew interval.
+ *
+ * <p>Roster I/O runs on the coordinator thread that finds a heartbeat due, never under the quota's
+ * lock; the others skip it. Thread-safe.
+ */
+public final class ShardQuota implements ShardBalance {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ShardQuota.class);
+
+  private final String replica;
+  private final List<String> shards;
+  private final int slack;
+  private final RosterView roster;
+  private final Ticker ticker;
+  private final long renewNanos;
+  private final ReentrantLock rosterIo = new ReentrantLock();
+  private final Set<String> held = new HashSet<>();
+  private final Set<String> reserved = new HashSet<>();
+  private final Map<String, Long> wanting = new HashMap<>();
+  private final Counter balanceHandovers;
+  private final Counter stopHandovers;
+  private long beatAtNanos;
+  private boolean beaten;
+  private long shedAtNanos;
+  private boolean shed;
+
+  /**
+   * @param replica this replica's identity in the roster and in the rendezvous order
+   * @param shards the shards' names, at least two
+   * @param slack shards above an even share a replica may lead
+   * @param roster the roster of live replicas
+   * @param ttl how long a roster entry lives without a heartbeat (the lease's ttl)
+   * @param renewInterval how often the roster is heartbeated, and the least time between two
+   *     hand-overs for balance
+   * @param environment clock, ticker and the process's registry the meters are registered with
+   */
+  public ShardQuota(
+      String replica,
+      List<String> shards,
+      int slack,
+      Roster roster,
+      Duration ttl,
+      Duration renewInterval,
+      CoordinatorEnvironment environment) {
+    this.replica = Objects.requireNonNull(replica, "replica");
+    this.shards = List.copyOf(shards);
+    if (slack < 0) {
+      throw new IllegalArgumentException("slack must be >= 0: " + slack);
+    }
+    this.slack = slack;
+    this.ticker = environment.ticker();
+    this.renewNanos = renewInterval.toNanos();
+    MeterRegistry metrics = environment.metrics();
+    this.roster = new RosterView(roster, replica, ttl, environment.clock(), ticker, metrics);
+    Gauge.builder("sf2loki_shards_held", this, q -> q.held())
+        .description("Shards (orgs) this replica leads now")
+        .strongReference(true)
+        .register(metrics);
+    Gauge.builder("sf2loki_shard_cap", this, q -> q.cap())
+        .description("The most shards this replica may lead: ceil(shards / replicas) + slack")
+        .strongReference(true)
+        .register(metrics);
+    Gauge.builder("sf2loki_shard_replicas", this, q -> q.roster.members().size())
+        .description("Live replicas in the roster as this replica last saw it, itself included")
+        .strongReference(true)
+        .register(metrics);
+    this.balanceHandovers = handovers(metrics, "balance");
+    this.stopHandovers = handovers(metrics, "stop");
+  }
+
+  private static Counter handovers(MeterRegistry metrics, String reason) {
+    return Counter.builder("sf2loki_shard_handovers_total")
+        .description("Shards this replica handed over gracefully (drained, then released)")
+        .tag("reason", reason)
+        .register(metrics);
+  }
+
+  /** {@code ceil(shards / replicas) + slack}, replicas counted as at least one. */
+  public static int cap(int shards, int replicas, int slack) {
+    int n = Math.max(1, replicas);
+    return (shards + n - 1) / n + slack;
+  }
+
+  /** This replica's cap now. */
+  public int cap() {
+    return cap(shards.size(), roster.members().size(), slack);
+  }
+
+  /** The shards this replica holds now. */
+  public synchronized int held() {
+    return held.size();
+  }
+
+  /** The roster's path or {@code namespace/name}. */
+  public String roster() {
+    return roster.location();
+  }
+
+  /** The live replicas last seen, this one included. */
+  public Set<String> replicas() {
+    return roster.members();
+  }
+
+  @Override
+  public void tick() {
+    if (due() && rosterIo.tryLock()) {
+      try {
+        if (due()) {
+          roster.heartbeat();
+          markBeaten();
+        }
+      } finally {
+        rosterIo.unlock();
+      }
+    }
+  }
+
+  private synchronized boolean due() {
+    return !beaten || ticker.nanoTime() - beatAtNanos >= renewNanos;
+  }
+
+  private synchronized void markBeaten() {
+    beaten = true;
+    beatAtNanos = ticker.nanoTime();
+  }
+
+  @Override
+  public Optional<Reservation> reserve(String shard) {
+    tick();
+    Optional<Reservation> granted = tryReserve(shard);
+    // Refused at the cap on a view older than a quarter interval: a replica may have died since.
+    if (granted.isEmpty() && roster.ageNanos() > renewNanos / 4 && rosterIo.tryLock()) {
+      try {
+        roster.read();
+      } finally {
+        rosterIo.unlock();
+      }
+      granted = tryReserve(shard);
+    }
+    return granted;
+  }
+
+  private synchronized Optional<Reservation> tryReserve(String shard) {
+    if (held.contains(shard) || reserved.contains(shard)) {
+      return Optional.empty();
+    }
+    long now = ticker.nanoTime();
+    wanting.put(shard, now);
+    wanting.values().removeIf(asked -> now - asked > renewNanos + renewNanos / 2);
+    int room = cap() - held.size() - reserved.size();
+    if (room <= 0) {
+      return Optional.empty();
+    }
+    List<String> order = new ArrayList<>(wanting.keySet());
+    order.sort(Rendezvous.byPreference(replica));
+    if (order.indexOf(shard) >= room) {
+      return Optional.empty(); // room for fewer shards than are free: the preferred ones first
+    }
+    wanting.remove(shard);
+    reserved.add(shard);
+    return Optional.of(new Seat(shard));
+  }
+
+  /** Removes this replica from the roster after its shards were handed over. */
+  @Override
+  public void close() {
+    rosterIo.lock();
+    try {
+      roster.leave();
+    } finally {
+      rosterIo.unlock();
+    }
+  }
+
+  private synchronized boolean shed(String shard) {
+    if (!held.contains(shard)) {
+      return false;
+    }
+    int cap = cap();
+    long now = ticker.nanoTime();
+    if (held.size() <= cap || (shed && now - shedAtNanos < renewNanos)) {
+      return false;
+    }
+    String least =
+        held.stream().sorted(Rendezvous.byPreference(replica).reversed()).findFirst().orElseThrow();
+    if (!least.equals(shard)) {
+      return false;
+    }
+    shed = true;
+    shedAtNanos = now;
+    LOG.info(
+        "handing over shard {} for balance: holding {}, cap {} ({} replicas, {} shards, slack {})",
+        shard,
+        held.size(),
+        cap,
+        roster.members().size(),
+        shards.size(),
+        slack);
+    return true;
+  }
+
+  private final class Seat implements Reservation {
+    private final String shard;
+    private boolean done;
+
+    Seat(String shard) {
+      this.shard = shard;
+    }
+
+    @Override
+    public void won() {
+      synchronized (ShardQuota.this) {
+        if (!done && reserved.remove(shard)) {
+          held.add(shard);
+        }
+      }
+    }
+
+    @Override
+    public void cancel() {
+      synchronized (ShardQuota.this) {
+        if (!done) {
+          done = true;
+          reserved.remove(shard);
+          held.remove(shard);
+        }
+      }
+    }
+
+    @Override
+    public boolean shouldShed() {
+      tick();
+      return shed(shard);
+    }
+
+    @Override
+    public void handedOver(HandOver reason) {
+      cancel();
+      (reason == HandOver.BALANCE ? balanceHandovers : stopHandovers).increment();
+    }
+  }
+}

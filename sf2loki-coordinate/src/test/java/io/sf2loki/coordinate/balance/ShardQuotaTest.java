@@ -1,0 +1,212 @@
+package io.sf2loki.coordinate.balance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.spi.CoordinatorEnvironment;
+import io.sf2loki.spi.ShardBalance;
+import io.sf2loki.testkit.time.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class ShardQuotaTest {
+
+  static final Duration TTL = Duration.ofSeconds(30);
+  static final Duration RENEW = Duration.ofSeconds(10);
+  static final List<String> TEN = IntStream.rangeClosed(1, 10).mapToObj(i -> "org" + i).toList();
+
+  final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T12:00:00Z"));
+  final MemoryRoster roster = new MemoryRoster();
+  final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+
+  ShardQuota quota(String replica, List<String> shards, int slack) {
+    CoordinatorEnvironment env =
+        new CoordinatorEnvironment(
+            clock,
+            () -> clock.instant().toEpochMilli() * 1_000_000L,
+            Optional.empty(),
+            metrics,
+            Map.of());
+    return new ShardQuota(replica, shards, slack, roster, TTL, RENEW, env);
+  }
+
+  @Test
+  void capIsTheCeilingOfShardsOverReplicasPlusSlack() {
+    assertThat(ShardQuota.cap(10, 3, 0)).isEqualTo(4);
+    assertThat(ShardQuota.cap(10, 5, 0)).isEqualTo(2);
+    assertThat(ShardQuota.cap(10, 1, 0)).isEqualTo(10);
+    assertThat(ShardQuota.cap(2, 3, 0)).isEqualTo(1);
+    assertThat(ShardQuota.cap(10, 3, 1)).isEqualTo(5);
+    assertThat(ShardQuota.cap(10, 0, 0)).isEqualTo(10);
+  }
+
+  @Test
+  void theReplicasCountedAreTheLiveRosterMembersAndItself() {
+    roster.put("b", clock.instant().plus(TTL));
+    roster.put("c", clock.instant().plus(TTL));
+    roster.put("gone", clock.instant().minusSeconds(1));
+    ShardQuota a = quota("a", TEN, 0);
+    a.tick();
+    assertThat(a.replicas()).containsExactlyInAnyOrder("a", "b", "c");
+    assertThat(a.cap()).isEqualTo(4);
+    assertThat(roster.document().members()).containsOnlyKeys("a", "b", "c");
+  }
+
+  @Test
+  void aRosterNeverReadCountsOnlyThisReplica() {
+    roster.failing(true);
+    roster.put("b", clock.instant().plus(TTL));
+    ShardQuota a = quota("a", TEN, 0);
+    a.tick();
+    assertThat(a.cap()).isEqualTo(10);
+    assertThat(metrics.get("sf2loki_shard_roster_failures_total").counter().count()).isEqualTo(1);
+  }
+
+  @Test
+  void aFailingRosterKeepsTheLastKnownReplicasAndCountsEachFailure() {
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
+    ShardQuota a = quota("a", TEN, 0);
+    a.tick();
+    roster.failing(true);
+    clock.advance(RENEW);
+    a.tick();
+    clock.advance(RENEW);
+    a.tick();
+    assertThat(a.cap()).isEqualTo(5);
+    assertThat(metrics.get("sf2loki_shard_roster_failures_total").counter().count()).isEqualTo(2);
+    assertThat(metrics.get("sf2loki_shard_replicas").gauge().value()).isEqualTo(2);
+  }
+
+  @Test
+  void theRosterIsHeartbeatedAtMostOncePerRenewInterval() {
+    ShardQuota a = quota("a", TEN, 0);
+    a.tick();
+    a.tick();
+    clock.advance(RENEW.minusMillis(1));
+    a.tick();
+    assertThat(roster.writes).isEqualTo(1);
+    clock.advance(Duration.ofMillis(1));
+    a.tick();
+    assertThat(roster.writes).isEqualTo(2);
+  }
+
+  @Test
+  void reservationsNeverExceedTheCapEvenWhenTakenConcurrently() throws Exception {
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
+    ShardQuota a = quota("a", TEN, 0); // cap 5
+    a.tick();
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger granted = new AtomicInteger();
+    List<Thread> threads = new ArrayList<>();
+    for (String shard : TEN) {
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                // every shard asks twice: the second round sees all ten wanting
+                for (int i = 0; i < 2; i++) {
+                  a.reserve(shard).ifPresent(r -> granted.incrementAndGet());
+                }
+              });
+      t.start();
+      threads.add(t);
+    }
+    start.countDown();
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(granted.get()).isLessThanOrEqualTo(5);
+    for (String shard : Rendezvous.preference("a", TEN)) {
+      a.reserve(shard).ifPresent(r -> granted.incrementAndGet());
+    }
+    assertThat(granted.get()).isEqualTo(5);
+  }
+
+  @Test
+  void aLostAttemptReturnsItsReservation() {
+    ShardQuota a = quota("a", List.of("x", "y"), 0);
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
+    a.tick(); // cap 1
+    ShardBalance.Reservation x = a.reserve("x").orElseThrow();
+    assertThat(a.reserve("y")).isEmpty();
+    x.cancel();
+    assertThat(a.reserve("y")).isPresent();
+  }
+
+  @Test
+  void withRoomForFewerShardsThanAreFreeTheReplicaTakesTheShardsItPrefers() {
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
+    List<String> shards = Rendezvous.preference("a", List.of("s1", "s2", "s3", "s4"));
+    ShardQuota a = quota("a", shards, 0);
+    a.tick(); // cap 2
+    ShardBalance.Reservation first = a.reserve(shards.get(0)).orElseThrow();
+    a.reserve(shards.get(1)).orElseThrow().won();
+    first.won();
+    assertThat(a.reserve(shards.get(3))).isEmpty(); // at the cap: both free shards wait
+    assertThat(a.reserve(shards.get(2))).isEmpty();
+    first.cancel(); // room for one of the two
+    assertThat(a.reserve(shards.get(3))).isEmpty(); // the less preferred lets the other go first
+    assertThat(a.reserve(shards.get(2))).isPresent();
+  }
+
+  @Test
+  void rendezvousWeightsAreStableAndDifferPerReplica() {
+    assertThat(Rendezvous.weight("a", "prod")).isEqualTo(Rendezvous.weight("a", "prod"));
+    assertThat(Rendezvous.preference("a", TEN)).isNotEqualTo(Rendezvous.preference("b", TEN));
+    assertThat(Rendezvous.preference("a", TEN)).containsExactlyInAnyOrderElementsOf(TEN);
+  }
+
+  @Test
+  void aReplicaOverItsCapShedsTheShardItPrefersLeastAtMostOncePerRenewInterval() {
+    List<String> shards = List.of("s1", "s2", "s3", "s4");
+    ShardQuota a = quota("a", shards, 0);
+    a.tick(); // alone: cap 4
+    Map<String, ShardBalance.Reservation> held = new java.util.HashMap<>();
+    for (String s : shards) {
+      ShardBalance.Reservation r = a.reserve(s).orElseThrow();
+      r.won();
+      held.put(s, r);
+    }
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
+    clock.advance(RENEW);
+    a.tick(); // two replicas: cap 2
+    List<String> order = Rendezvous.preference("a", shards);
+    String least = order.get(3);
+    assertThat(held.get(order.get(0)).shouldShed()).isFalse();
+    assertThat(held.get(least).shouldShed()).isTrue();
+    held.get(least).handedOver(ShardBalance.HandOver.BALANCE);
+    assertThat(held.get(order.get(2)).shouldShed()).isFalse(); // not within the same interval
+    clock.advance(RENEW);
+    assertThat(held.get(order.get(2)).shouldShed()).isTrue();
+    held.get(order.get(2)).handedOver(ShardBalance.HandOver.BALANCE);
+    clock.advance(RENEW);
+    assertThat(held.get(order.get(1)).shouldShed()).isFalse(); // at the cap now
+    assertThat(a.reserve(least)).isEmpty();
+    assertThat(
+            metrics.get("sf2loki_shard_handovers_total").tag("reason", "balance").counter().count())
+        .isEqualTo(2);
+    assertThat(metrics.get("sf2loki_shards_held").gauge().value()).isEqualTo(2);
+    assertThat(metrics.get("sf2loki_shard_cap").gauge().value()).isEqualTo(2);
+  }
+
+  @Test
+  void closingRemovesThisReplicaFromTheRoster() {
+    ShardQuota a = quota("a", TEN, 0);
+    a.tick();
+    assertThat(roster.document().members()).containsKey("a");
+    a.close();
+    assertThat(roster.document().members()).doesNotContainKey("a");
+  }
+}
