@@ -9,7 +9,6 @@ import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.loki.LokiLimits;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
-import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +19,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -45,14 +42,14 @@ final class HaCluster implements AutoCloseable {
   private final FakeSalesforce salesforce;
   private final FakeLoki loki;
   private final List<DaemonProcess> processes = new ArrayList<>();
-  private final Set<String> seenRows = new HashSet<>();
   private final Map<Integer, FakeSalesforce> extraOrgs = new TreeMap<>();
-  private int linesParsed;
+  private final DeliveredRows delivered;
 
   private HaCluster(Path dir, FakeSalesforce salesforce, FakeLoki loki) {
     this.dir = dir;
     this.salesforce = salesforce;
     this.loki = loki;
+    this.delivered = new DeliveredRows(loki);
   }
 
   /**
@@ -288,25 +285,8 @@ final class HaCluster implements AutoCloseable {
   }
 
   /** {@link #missingRows(List)} of the files {@code org} produced. */
-  synchronized Set<String> missingRows(FakeSalesforce org, List<LogFileSpec> files)
-      throws IOException {
-    List<String> lines = loki.lines();
-    for (; linesParsed < lines.size(); linesParsed++) {
-      JsonNode row = JSON.readTree(lines.get(linesParsed));
-      seenRows.add(row.path("EVENT_TYPE").asText() + "|" + row.path("REQUEST_ID").asText());
-    }
-    Set<String> missing = new LinkedHashSet<>();
-    for (LogFileSpec file : files) {
-      LogFileCsv csv = org.csv(file);
-      for (long i = 0; i < file.rows(); i++) {
-        Map<String, String> row = csv.expectedRow(i);
-        String key = row.get("EVENT_TYPE") + "|" + row.get("REQUEST_ID");
-        if (!seenRows.contains(key)) {
-          missing.add(key);
-        }
-      }
-    }
-    return missing;
+  Set<String> missingRows(FakeSalesforce org, List<LogFileSpec> files) throws IOException {
+    return delivered.missing(org, files);
   }
 
   /** The daemons' logs, for failure messages. */
