@@ -193,8 +193,17 @@ final class ShardCluster implements AutoCloseable {
     live.remove(name).kill9();
   }
 
-  /** Polls every live process once. */
+  /** Polls every live process once: {@code /readyz}, and the epochs of what it leads. */
   ShardOwnership ownership() {
+    return poll(true);
+  }
+
+  /** {@link #ownership()} by {@code /readyz} alone, every epoch 0: the bench's quick poll. */
+  ShardOwnership leaders() {
+    return poll(false);
+  }
+
+  private ShardOwnership poll(boolean epochs) {
     Map<String, Map<String, Long>> leaders = new TreeMap<>();
     Set<String> answering = new TreeSet<>();
     for (DaemonProcess p : live.values()) {
@@ -205,7 +214,8 @@ final class ShardCluster implements AutoCloseable {
       orgs.forEach(
           (org, text) -> {
             if (text.equals("ready") || text.startsWith("degraded")) {
-              long epoch = (long) p.metric("sf2loki_leader_epoch", "org=\"" + org + "\"");
+              long epoch =
+                  epochs ? (long) p.metric("sf2loki_leader_epoch", "org=\"" + org + "\"") : 0;
               leaders.computeIfAbsent(org, o -> new TreeMap<>()).put(p.name(), epoch);
             }
           });
