@@ -3,21 +3,54 @@ package io.sf2loki.daemon.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
-/** What bench-pubsub prints: plain lines, the machine's load, and one RESULT line per freshness. */
-final class BenchConsole {
+/**
+ * What the daemon's benches print: plain lines, the machine's load, and one RESULT line per
+ * freshness.
+ */
+public final class BenchConsole {
 
   private BenchConsole() {}
 
-  static void say(String line) {
+  /** The {@code key=value} arguments of a bench; a bare {@code key} is {@code key=true}. */
+  public static Map<String, String> options(String[] args) {
+    Map<String, String> options = new HashMap<>();
+    for (String a : args) {
+      String[] kv = a.split("=", 2);
+      options.put(kv[0], kv.length > 1 ? kv[1] : "true");
+    }
+    return options;
+  }
+
+  /** The first line of a bench's output: its name, the time, the load, the machine, the options. */
+  public static void header(String bench, Map<String, String> options) {
+    say(
+        bench
+            + " "
+            + LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+            + ", load "
+            + load()
+            + ", "
+            + Runtime.getRuntime().availableProcessors()
+            + " CPUs, java "
+            + System.getProperty("java.version")
+            + ", options "
+            + options);
+  }
+
+  public static void say(String line) {
     System.out.println(line);
     System.out.flush();
   }
 
   /** {@code /proc/loadavg}: the 1, 5 and 15 minute load averages, and more. */
-  static String load() {
+  public static String load() {
     try {
       return Files.readString(Path.of("/proc/loadavg")).trim();
     } catch (IOException e) {

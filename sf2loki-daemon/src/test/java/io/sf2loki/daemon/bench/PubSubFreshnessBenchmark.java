@@ -8,9 +8,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.pubsub.FakePubSub;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -58,24 +55,10 @@ public final class PubSubFreshnessBenchmark {
 
   public static void main(String[] args) throws Exception {
     ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
-    Map<String, String> options = new HashMap<>();
-    for (String a : args) {
-      String[] kv = a.split("=", 2);
-      options.put(kv[0], kv.length > 1 ? kv[1] : "true");
-    }
+    Map<String, String> options = BenchConsole.options(args);
     PubSubFreshnessBenchmark bench = new PubSubFreshnessBenchmark(options);
     String mode = options.getOrDefault("mode", "all");
-    say(
-        "bench-pubsub "
-            + LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-            + ", load "
-            + load()
-            + ", "
-            + Runtime.getRuntime().availableProcessors()
-            + " CPUs, java "
-            + System.getProperty("java.version")
-            + ", options "
-            + options);
+    BenchConsole.header("bench-pubsub", options);
     if (!mode.equals("ceiling")) {
       bench.freshnessFloor();
       bench.freshness();

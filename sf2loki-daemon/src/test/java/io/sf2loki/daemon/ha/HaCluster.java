@@ -9,7 +9,6 @@ import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.loki.LokiLimits;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
-import io.sf2loki.testkit.salesforce.LogFileCsv;
 import io.sf2loki.testkit.salesforce.LogFileSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +19,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -45,14 +42,14 @@ final class HaCluster implements AutoCloseable {
   private final FakeSalesforce salesforce;
   private final FakeLoki loki;
   private final List<DaemonProcess> processes = new ArrayList<>();
-  private final Set<String> seenRows = new HashSet<>();
-  private FakeSalesforce secondOrg;
-  private int linesParsed;
+  private final Map<Integer, FakeSalesforce> extraOrgs = new TreeMap<>();
+  private final DeliveredRows delivered;
 
   private HaCluster(Path dir, FakeSalesforce salesforce, FakeLoki loki) {
     this.dir = dir;
     this.salesforce = salesforce;
     this.loki = loki;
+    this.delivered = new DeliveredRows(loki);
   }
 
   /**
@@ -187,22 +184,34 @@ final class HaCluster implements AutoCloseable {
         .until(() -> loki.pendingFaults() == 0);
   }
 
+  /** The second org of a multi-org run: {@link #org(int) org(2)}. */
+  FakeSalesforce secondOrg() {
+    return org(2);
+  }
+
   /**
-   * The second org of a multi-org run, started on first use: it produces like the first (a Login
-   * and an API file of 10 rows every second), with request ids of its own.
+   * Org number {@code n} of a multi-org run: 1 is this cluster's org; 2 and up are started on first
+   * use and produce like the first (a Login and an API file of 10 rows every second), with client
+   * credentials {@code ha-client-<n>} / {@code ha-secret-<n>}, an org id and request ids of their
+   * own.
    */
-  synchronized FakeSalesforce secondOrg() {
-    if (secondOrg == null) {
-      secondOrg =
-          FakeSalesforce.builder()
-              .clientId("ha-client-2")
-              .clientSecret("ha-secret-2")
-              .orgId("00D000000000002AAA")
-              .seed(2)
-              .build();
-      secondOrg.startActivity(Duration.ofSeconds(1), List.of("Login", "API"), 10);
+  synchronized FakeSalesforce org(int n) {
+    if (n == 1) {
+      return salesforce;
     }
-    return secondOrg;
+    return extraOrgs.computeIfAbsent(
+        n,
+        k -> {
+          FakeSalesforce org =
+              FakeSalesforce.builder()
+                  .clientId("ha-client-" + k)
+                  .clientSecret("ha-secret-" + k)
+                  .orgId("00D%012dAAA".formatted(k))
+                  .seed(k)
+                  .build();
+          org.startActivity(Duration.ofSeconds(1), List.of("Login", "API"), 10);
+          return org;
+        });
   }
 
   /**
@@ -211,17 +220,28 @@ final class HaCluster implements AutoCloseable {
    * configured ones.
    */
   Node twoOrgNode(String name, Duration ttl, Duration renewInterval) throws IOException {
+    return orgsNode(name, ttl, renewInterval, List.of("prod", "emea"));
+  }
+
+  /**
+   * Writes the config of a file_lease node running the orgs {@code names}: the first is this
+   * cluster's org, the i-th (from 0) {@link #org(int) org(i + 1)}; each has its own document and
+   * lease next to the configured ones.
+   */
+  Node orgsNode(String name, Duration ttl, Duration renewInterval, List<String> names)
+      throws IOException {
     Node node = node(name, ttl, renewInterval);
-    String orgs =
-        """
-        orgs = [
-          { name = prod, salesforce {} }
-          { name = emea
-            salesforce { login_url = "%s", client_id = ha-client-2, client_secret = ha-secret-2 } }
-        ]
-        """
-            .formatted(secondOrg().baseUrl());
-    Files.writeString(node.config(), Files.readString(node.config()) + orgs);
+    StringBuilder orgs =
+        new StringBuilder("orgs = [\n  { name = " + names.get(0) + ", salesforce {} }\n");
+    for (int i = 1; i < names.size(); i++) {
+      orgs.append(
+          """
+            { name = %s
+              salesforce { login_url = "%s", client_id = ha-client-%d, client_secret = ha-secret-%d } }
+          """
+              .formatted(names.get(i), org(i + 1).baseUrl(), i + 1, i + 1));
+    }
+    Files.writeString(node.config(), Files.readString(node.config()) + orgs + "]\n");
     return node;
   }
 
@@ -265,25 +285,8 @@ final class HaCluster implements AutoCloseable {
   }
 
   /** {@link #missingRows(List)} of the files {@code org} produced. */
-  synchronized Set<String> missingRows(FakeSalesforce org, List<LogFileSpec> files)
-      throws IOException {
-    List<String> lines = loki.lines();
-    for (; linesParsed < lines.size(); linesParsed++) {
-      JsonNode row = JSON.readTree(lines.get(linesParsed));
-      seenRows.add(row.path("EVENT_TYPE").asText() + "|" + row.path("REQUEST_ID").asText());
-    }
-    Set<String> missing = new LinkedHashSet<>();
-    for (LogFileSpec file : files) {
-      LogFileCsv csv = org.csv(file);
-      for (long i = 0; i < file.rows(); i++) {
-        Map<String, String> row = csv.expectedRow(i);
-        String key = row.get("EVENT_TYPE") + "|" + row.get("REQUEST_ID");
-        if (!seenRows.contains(key)) {
-          missing.add(key);
-        }
-      }
-    }
-    return missing;
+  Set<String> missingRows(FakeSalesforce org, List<LogFileSpec> files) throws IOException {
+    return delivered.missing(org, files);
   }
 
   /** The daemons' logs, for failure messages. */
@@ -307,9 +310,7 @@ final class HaCluster implements AutoCloseable {
       p.close();
     }
     salesforce.close();
-    if (secondOrg != null) {
-      secondOrg.close();
-    }
+    extraOrgs.values().forEach(FakeSalesforce::close);
     loki.close();
     if (dir.startsWith("/dev/shm")) {
       try (var files = Files.walk(dir)) {

@@ -131,7 +131,8 @@ final class SoakWorld implements AutoCloseable {
   private String config(String writer, int httpPort) {
     return """
         salesforce { login_url = "%s", auth_mode = client_credentials
-                     client_id = soak-client, client_secret = soak-secret }
+                     client_id = soak-client, client_secret = soak-secret
+                     limits.throttle_backoff = 2s }
         sources.eventlogfile { enabled = true, event_types = ["*"], poll_interval = 1s
                                settle_window = 0s, lookback = 3h }
         sources.eventlog_objects { enabled = true, poll_interval = 1s, settle_window = 0s
