@@ -3,11 +3,14 @@ package io.sf2loki.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.cli.doctor.CheckReport;
+import io.sf2loki.cli.doctor.CheckResult;
 import io.sf2loki.cli.doctor.DoctorChecks;
 import io.sf2loki.cli.doctor.DoctorContext;
 import io.sf2loki.cli.doctor.DoctorRun;
 import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.Sf2LokiConfig;
+import io.sf2loki.config.orgs.Shards;
 import io.sf2loki.registry.Providers;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
@@ -164,6 +167,19 @@ final class DoctorFixture implements AutoCloseable {
     try (DoctorContext context =
         new DoctorContext(bound, Providers.discover(loader), clock, Map.of())) {
       return new DoctorRun(Duration.ofSeconds(20)).run(DoctorChecks.of(bound), context, List.of());
+    }
+  }
+
+  /** The {@code k8s_rbac} check of a configuration of orgs over {@code extra}, run in process. */
+  CheckResult k8sRbacOfShards(String extra) throws Exception {
+    write(extra);
+    ClassLoader loader = DoctorFixture.class.getClassLoader();
+    Providers providers = Providers.discover(loader);
+    LoadedConfig loaded = new ConfigLoader(loader, Map.of()).load(Optional.of(config));
+    Shards shards = Shards.bind(loaded, providers);
+    try (DoctorContext context =
+        new DoctorContext(shards.first().config(), providers, Clock.systemUTC(), Map.of())) {
+      return DoctorChecks.k8sRbac(loaded, shards).run(context);
     }
   }
 

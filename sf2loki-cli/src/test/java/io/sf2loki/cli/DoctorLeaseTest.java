@@ -11,6 +11,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.sf2loki.cli.doctor.CheckResult;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,7 +157,10 @@ class DoctorLeaseTest {
         .always();
   }
 
-  /** Answers each SelfSubjectAccessReview: allowed unless its verb is in {@code denied}. */
+  /**
+   * Answers each SelfSubjectAccessReview: allowed unless {@code denied} holds its verb ({@code
+   * update}) or its verb and Lease ({@code update sf2loki-leader-roster}).
+   */
   private void rbacDenies(Set<String> denied) {
     server
         .expect()
@@ -167,9 +171,13 @@ class DoctorLeaseTest {
             request -> {
               // the API server answers with the review it was sent, its status filled in
               ObjectNode review = (ObjectNode) json(request.getUtf8Body());
-              String verb = review.path("spec").path("resourceAttributes").path("verb").asText();
-              ObjectNode status = review.putObject("status").put("allowed", !denied.contains(verb));
-              if (denied.contains(verb)) {
+              JsonNode asked = review.path("spec").path("resourceAttributes");
+              String verb = asked.path("verb").asText();
+              boolean no =
+                  denied.contains(verb)
+                      || denied.contains(verb + " " + asked.path("name").asText());
+              ObjectNode status = review.putObject("status").put("allowed", !no);
+              if (no) {
                 status.put("reason", "no RBAC policy matched");
               }
               return review.toString();
@@ -219,6 +227,56 @@ class DoctorLeaseTest {
     assertThat(check.path("detail").asText())
         .startsWith("denied: update (no RBAC policy matched), create");
     assertThat(check.path("remedy").asText()).contains("get, update and create on leases");
+  }
+
+  private static final String TWO_ORGS =
+      """
+      orgs = [
+        { name = prod, salesforce {} }
+        { name = emea, salesforce {} }
+      ]
+      """;
+
+  @Test
+  void withTwoOrgsRbacReviewsEveryOrgsLeaseAndTheRoster() throws Exception {
+    rbacDenies(Set.of());
+
+    CheckResult check = fx.k8sRbacOfShards(k8sLease() + TWO_ORGS);
+
+    assertThat(check)
+        .isEqualTo(
+            new CheckResult.Pass(
+                "get, update, create on leases/sf2loki-leader-prod, leases/sf2loki-leader-emea,"
+                    + " leases/sf2loki-leader-roster in namespace default allowed"));
+  }
+
+  @Test
+  void withTwoOrgsARoleThatDoesNotNameTheRosterFailsNamingIt() throws Exception {
+    rbacDenies(Set.of("get sf2loki-leader-roster", "update sf2loki-leader-roster"));
+
+    CheckResult check = fx.k8sRbacOfShards(k8sLease() + TWO_ORGS);
+
+    assertThat(check).isInstanceOf(CheckResult.Fail.class);
+    CheckResult.Fail fail = (CheckResult.Fail) check;
+    assertThat(fail.detail())
+        .startsWith(
+            "denied: get leases/sf2loki-leader-roster (no RBAC policy matched),"
+                + " update leases/sf2loki-leader-roster (no RBAC policy matched) on ");
+    assertThat(fail.fix())
+        .contains(
+            "resourceNames listing sf2loki-leader-prod, sf2loki-leader-emea, sf2loki-leader-roster");
+  }
+
+  @Test
+  void withOneOrgRbacReviewsTheConfiguredLeaseAlone() throws Exception {
+    rbacDenies(Set.of());
+
+    CheckResult check = fx.k8sRbacOfShards(k8sLease());
+
+    assertThat(check)
+        .isEqualTo(
+            new CheckResult.Pass(
+                "get, update, create on leases/sf2loki-leader in namespace default allowed"));
   }
 
   @Test

@@ -27,6 +27,12 @@ public final class MetricsReference {
   private static final Pattern SAMPLE = Pattern.compile("^(sf2loki_[a-zA-Z0-9_:]+)[{ ]");
   private static final Pattern NAME_LITERAL = Pattern.compile("\"(sf2loki_[a-z0-9_]+)\"");
 
+  /**
+   * The section of the reference whose meters describe a process, not an org: they carry no {@code
+   * org} label even with {@code orgs}, as the section says.
+   */
+  public static final String PER_PROCESS_SECTION = "## Shard balance";
+
   private MetricsReference() {}
 
   /** The metric names the reference's tables list, as Prometheus exposes them. */
@@ -35,6 +41,25 @@ public final class MetricsReference {
     for (String line : Files.readAllLines(DOC)) {
       Matcher m = TABLE_ROW.matcher(line);
       if (m.find()) {
+        names.add(m.group(1));
+      }
+    }
+    return names;
+  }
+
+  /**
+   * The metric names the reference's {@link #PER_PROCESS_SECTION} lists: per process, without the
+   * {@code org} label.
+   */
+  public static Set<String> perProcess() throws IOException {
+    Set<String> names = new TreeSet<>();
+    boolean inSection = false;
+    for (String line : Files.readAllLines(DOC)) {
+      if (line.startsWith("## ")) {
+        inSection = line.equals(PER_PROCESS_SECTION);
+      }
+      Matcher m = TABLE_ROW.matcher(line);
+      if (inSection && m.find()) {
         names.add(m.group(1));
       }
     }

@@ -2,8 +2,11 @@ package io.sf2loki.cli.doctor;
 
 import io.sf2loki.config.ConfigInvalidException;
 import io.sf2loki.config.ConfigReader;
+import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.config.TopologyWarnings;
+import io.sf2loki.config.orgs.Shards;
+import io.sf2loki.coordinate.k8s.K8sLeaseAccessReview;
 import io.sf2loki.coordinate.k8s.K8sLeaseConfig;
 import io.sf2loki.loki.LokiSinkConfig;
 import io.sf2loki.loki.LokiSinkProvider;
@@ -23,6 +26,8 @@ import java.util.TreeSet;
  * shows the same rows.
  */
 public final class DoctorChecks {
+
+  private static final String K8S_LEASE = "coordinate.k8s_lease";
 
   private DoctorChecks() {}
 
@@ -97,11 +102,31 @@ public final class DoctorChecks {
     checks.add(new LeaseCheck());
     checks.add(
         "k8s_lease".equals(config.coordinatorType())
-            ? new K8sRbacCheck(K8sLeaseConfig.bind(root.section("coordinate.k8s_lease")))
+            ? new K8sRbacCheck(K8sLeaseConfig.bind(root.section(K8S_LEASE)))
             : fixed(
                 "k8s_rbac",
                 new CheckResult.Skip("coordinate.type is " + config.coordinatorType())));
     return checks;
+  }
+
+  /**
+   * The {@code k8s_rbac} check of a configuration of one org or several: the org's Lease, or with
+   * {@code orgs} every org's Lease (named as each org's coordinator names it) and, with two or
+   * more, the roster's.
+   *
+   * @param loaded the configuration as loaded, whose {@code coordinate.k8s_lease} the orgs share
+   * @param shards its shards ({@code Shards.bind(loaded, …)})
+   */
+  public static Check k8sRbac(LoadedConfig loaded, Shards shards) {
+    K8sLeaseConfig base = K8sLeaseConfig.bind(loaded.reader().section(K8S_LEASE));
+    List<String> orgLeases =
+        shards.multiOrg()
+            ? shards.all().stream()
+                .map(s -> K8sLeaseConfig.bind(s.config().loaded().reader().section(K8S_LEASE)))
+                .map(K8sLeaseConfig::name)
+                .toList()
+            : List.of();
+    return new K8sRbacCheck(base, K8sLeaseAccessReview.leasesOf(base.name(), orgLeases));
   }
 
   private static Check fixed(String name, CheckResult result) {

@@ -137,9 +137,17 @@ class DashboardsTest {
     assertThat(problems).isEmpty();
   }
 
+  /**
+   * Every selector of a metric that carries {@code org} filters the selected orgs. The per-process
+   * meters (the reference's {@link MetricsReference#PER_PROCESS_SECTION} section: shard balance)
+   * carry no {@code org}, so their selectors must not filter it: with one org selected, {@code
+   * org=~"prod"} would match none of their series and the panel would go blank.
+   */
   @Test
-  void everyPromQlSelectorFiltersTheSelectedOrgs() {
+  void everyPromQlSelectorFiltersTheSelectedOrgsUnlessItsMetricHasNoOrg() throws Exception {
+    Set<String> perProcess = MetricsReference.perProcess();
     List<String> unfiltered = new ArrayList<>();
+    List<String> filtered = new ArrayList<>();
     List<Dashboard.Query> panels = new ArrayList<>();
     dashboards.forEach(d -> panels.addAll(d.queries()));
     for (Dashboard.Query q : panels) {
@@ -148,13 +156,20 @@ class DashboardsTest {
       }
       Matcher m = SELECTOR.matcher(q.expr());
       while (m.find()) {
-        if (m.group(2) == null || !m.group(2).contains(ORG_FILTER)) {
+        boolean byOrg = m.group(2) != null && m.group(2).contains("org=");
+        if (perProcess.contains(m.group(1))) {
+          if (byOrg) {
+            filtered.add(q.id() + ": " + m.group());
+          }
+        } else if (m.group(2) == null || !m.group(2).contains(ORG_FILTER)) {
           unfiltered.add(q.id() + ": " + m.group());
         }
       }
     }
 
+    assertThat(perProcess).as("the per-process meters of " + MetricsReference.DOC).isNotEmpty();
     assertThat(unfiltered).as("selectors without " + ORG_FILTER).isEmpty();
+    assertThat(filtered).as("selectors of per-process meters filtering org").isEmpty();
   }
 
   @Test

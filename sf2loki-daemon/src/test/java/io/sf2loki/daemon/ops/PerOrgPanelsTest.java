@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sf2loki.testkit.tools.ToolRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +19,8 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * The high-availability dashboard per org (issue 20: leader, epoch and lag per shard): its per-org
  * panels group by {@code org}, and evaluated by Prometheus they give one row per org with several
- * orgs and one row without the label for a single org.
+ * orgs and one row without the label for a single org. Its shards row, on the per-process balance
+ * meters, gives one row per replica.
  */
 class PerOrgPanelsTest {
 
@@ -92,14 +94,72 @@ class PerOrgPanelsTest {
                     "B",
                     sample("{instance=\"a\", org=\"prod\"}", 5),
                     sample("{instance=\"b\", org=\"emea\"}", 7))));
+    assertThat(run(List.of(singleOrg, twoOrgs)).succeeded()).isTrue();
+  }
+
+  @Test
+  void theShardsRowShowsEachReplicasOrgsAgainstItsCapTheReplicasItSeesAndHandOversByReason()
+      throws Exception {
+    List<Map<String, Object>> series = new ArrayList<>();
+    for (String instance : List.of("a", "b", "c")) {
+      series.add(
+          process("sf2loki_shards_held", instance, "", instance.equals("a") ? "4x10" : "3x10"));
+      series.add(process("sf2loki_shard_cap", instance, "", "4x10"));
+      series.add(process("sf2loki_shard_replicas", instance, "", "3x10"));
+    }
+    series.add(process("sf2loki_shard_handovers_total", "a", ", reason=\"balance\"", "0+1x10"));
+    series.add(process("sf2loki_shard_handovers_total", "b", ", reason=\"balance\"", "0+1x10"));
+    series.add(process("sf2loki_shard_handovers_total", "c", ", reason=\"stop\"", "2x10"));
+    String held = "Orgs held per replica against its cap";
+    Map<String, Object> threeReplicas =
+        test(
+            "3 replicas for 10 orgs: a leads 4, b and c 3 each; a and b handed one over a minute",
+            series,
+            List.of(
+                expect(
+                    held,
+                    "A",
+                    sample("{instance=\"a\"}", 4),
+                    sample("{instance=\"b\"}", 3),
+                    sample("{instance=\"c\"}", 3)),
+                expect(
+                    held,
+                    "B",
+                    sample("{instance=\"a\"}", 4),
+                    sample("{instance=\"b\"}", 4),
+                    sample("{instance=\"c\"}", 4)),
+                expect(
+                    "Live replicas seen",
+                    "A",
+                    sample("{instance=\"a\"}", 3),
+                    sample("{instance=\"b\"}", 3),
+                    sample("{instance=\"c\"}", 3)),
+                expect(
+                    "Hand-overs by reason",
+                    "A",
+                    sample("{reason=\"balance\"}", 10),
+                    sample("{reason=\"stop\"}", 0))));
+
+    assertThat(run(List.of(threeReplicas)).succeeded()).isTrue();
+  }
+
+  private ToolRun run(List<Map<String, Object>> tests) throws Exception {
     Map<String, Object> file = new LinkedHashMap<>();
     file.put("evaluation_interval", "1m");
-    file.put("tests", List.of(singleOrg, twoOrgs));
-    Path tests = Files.writeString(tmp.resolve("panels.test.yaml"), new Yaml().dump(file));
+    file.put("tests", tests);
+    Path path = Files.writeString(tmp.resolve("panels.test.yaml"), new Yaml().dump(file));
+    ToolRun run = PromTool.run(tmp, "", List.of("test", "rules", path.getFileName().toString()));
+    assertThat(run.succeeded()).as(run.describe() + "\n" + Files.readString(path)).isTrue();
+    return run;
+  }
 
-    ToolRun run = PromTool.run(tmp, "", List.of("test", "rules", tests.getFileName().toString()));
-
-    assertThat(run.succeeded()).as(run.describe() + "\n" + Files.readString(tests)).isTrue();
+  private static Map<String, Object> process(
+      String metric, String instance, String labels, String values) {
+    return Map.of(
+        "series",
+        metric + "{job=\"sf2loki\", instance=\"" + instance + "\"" + labels + "}",
+        "values",
+        values);
   }
 
   private static Map<String, Object> test(
@@ -114,11 +174,7 @@ class PerOrgPanelsTest {
 
   private static Map<String, Object> series(String metric, String instance, String org, int value) {
     String orgLabel = org == null ? "" : ", org=\"" + org + "\"";
-    return Map.of(
-        "series",
-        metric + "{job=\"sf2loki\", instance=\"" + instance + "\"" + orgLabel + "}",
-        "values",
-        value + "x10");
+    return process(metric, instance, orgLabel, value + "x10");
   }
 
   private static Map<String, Object> expect(String panel, String refId, Sample... samples) {

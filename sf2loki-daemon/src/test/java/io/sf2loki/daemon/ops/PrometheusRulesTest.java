@@ -30,7 +30,7 @@ class PrometheusRulesTest {
   static final Path ALERTS_DOC = DeployFiles.OBSERVABILITY.resolve("alerts.md");
 
   /** The one alert about the whole deployment rather than an org: nothing is scraped at all. */
-  static final String PROCESS_ALERT = "Sf2lokiAbsent";
+  static final String ABSENT_ALERT = "Sf2lokiAbsent";
 
   /** The documented command that points the runbook links at your docs. */
   static final Pattern SED = Pattern.compile("(?m)^sed -i .*\\\\\n.*$");
@@ -42,11 +42,28 @@ class PrometheusRulesTest {
 
   static List<Path> ruleFiles;
   static List<RuleFile> rules;
+  static Set<String> perProcess;
 
   @BeforeAll
   static void read() throws Exception {
     ruleFiles = DeployFiles.list(DeployFiles.PROMETHEUS, ".rules.yaml");
     rules = RuleFile.readAll(ruleFiles);
+    perProcess = MetricsReference.perProcess();
+  }
+
+  /**
+   * Whether {@code r} alerts on the per-process meters alone (the reference's shard balance
+   * section): they carry no {@code org} label even with orgs, so the alert is about a replica or
+   * the deployment, and an org in its cases or its summary would be made up.
+   */
+  static boolean onPerProcessMeters(RuleFile r) {
+    Set<String> read = PromQlNames.metrics(r.expr());
+    return !read.isEmpty() && perProcess.containsAll(read);
+  }
+
+  /** Whether {@code r} is about an org: every alert but {@link #ABSENT_ALERT} and those above. */
+  static boolean aboutAnOrg(RuleFile r) {
+    return r.isAlert() && !r.alert().equals(ABSENT_ALERT) && !onPerProcessMeters(r);
   }
 
   @Test
@@ -98,7 +115,7 @@ class PrometheusRulesTest {
     List<AlertCase> cases = AlertCase.readAll(DeployFiles.PROMETHEUS_TESTS);
     List<String> missing = new ArrayList<>();
     for (RuleFile r : rules) {
-      if (!r.isAlert() || r.alert().equals(PROCESS_ALERT)) {
+      if (!aboutAnOrg(r)) {
         continue;
       }
       List<AlertCase> firing = cases.stream().filter(c -> c.alert().equals(r.alert())).toList();
@@ -124,11 +141,42 @@ class PrometheusRulesTest {
     assertThat(missing).isEmpty();
   }
 
+  /**
+   * An alert on the per-process shard meters fires for a replica alone (series of one process) and
+   * among several replicas (series of two processes or more), its cases carry no {@code org} (the
+   * meters have none), and there is at least one such alert.
+   */
+  @Test
+  void everyAlertOnPerProcessMetersFiresForOneReplicaAndAmongSeveral() throws Exception {
+    List<AlertCase> cases = AlertCase.readAll(DeployFiles.PROMETHEUS_TESTS);
+    List<RuleFile> alerts =
+        rules.stream().filter(r -> r.isAlert() && onPerProcessMeters(r)).toList();
+    List<String> missing = new ArrayList<>();
+    for (RuleFile r : alerts) {
+      List<AlertCase> own = cases.stream().filter(c -> c.alert().equals(r.alert())).toList();
+      if (own.stream().noneMatch(c -> c.firing() && c.inputInstances().size() == 1)) {
+        missing.add(r + ": no case of one replica where it fires");
+      }
+      if (own.stream().noneMatch(c -> c.firing() && c.inputInstances().size() >= 2)) {
+        missing.add(r + ": no case of several replicas where it fires");
+      }
+      own.stream()
+          .filter(
+              c ->
+                  !c.inputOrgs().isEmpty()
+                      || !c.firingOrgs().equals(c.firing() ? Set.of("") : Set.of()))
+          .forEach(c -> missing.add(c.test() + ": an org on a per-process meter"));
+    }
+
+    assertThat(alerts).as("alerts on " + perProcess).isNotEmpty();
+    assertThat(missing).isEmpty();
+  }
+
   @Test
   void everyAlertAboutAnOrgNamesTheOrgInItsSummary() {
     List<String> silent =
         rules.stream()
-            .filter(r -> r.isAlert() && !r.alert().equals(PROCESS_ALERT))
+            .filter(PrometheusRulesTest::aboutAnOrg)
             .filter(r -> !r.annotation("summary").contains(ORG_IN_SUMMARY))
             .map(RuleFile::toString)
             .toList();
