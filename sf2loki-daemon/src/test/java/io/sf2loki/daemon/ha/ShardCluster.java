@@ -207,6 +207,14 @@ final class ShardCluster implements AutoCloseable {
     live.remove(name).kill9();
   }
 
+  /**
+   * SIGTERM to live process {@code name}, which hands its shards over and exits; from now on it is
+   * not polled.
+   */
+  void sigterm(String name) {
+    live.remove(name).sigterm();
+  }
+
   /** Polls every live process once: {@code /readyz}, and the epochs of what it leads. */
   ShardOwnership ownership() {
     return poll(true);
