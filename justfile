@@ -58,7 +58,8 @@ bench-pubsub *ARGS:
     {{mvn}} -q -pl sf2loki-daemon -am -Pbench-pubsub "-Dbench.jvm=${BENCH_JVM:--Xmx2g}" '-Dbench.args={{ARGS}}' process-test-classes
 
 # Time for a dead replica's shards to be led again: N daemon processes over M orgs (a lease per org),
-# kill -9 of the busiest replica, against the floor ttl + renew interval (docs/performance.md).
+# kill -9 of the busiest replica, against the floor ttl + renew interval; and the spread of shards
+# over replicas after each churn step (kill, restart, scale up, scale down) (docs/performance.md).
 # Options are key=value: `leases=file_lease|k8s_lease|both processes=3 orgs=4 kills=6 ttl=3s renew=1s`.
 bench-failover *ARGS:
     {{mvn}} -q -pl sf2loki-daemon -am -Pbench-failover '-Dbench.args={{ARGS}}' process-test-classes

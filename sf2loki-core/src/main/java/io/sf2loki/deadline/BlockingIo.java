@@ -1,7 +1,6 @@
 package io.sf2loki.deadline;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.Durations;
 import java.io.IOException;
@@ -39,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>Meters, tagged {@code file}: {@code sf2loki_file_io_timeouts{file,operation,reason}} counts
  * calls that missed their deadline ({@code reason=deadline}) or were refused because every thread
  * was stuck ({@code reason=saturated}); {@code sf2loki_file_io_stuck_threads{file}} is the number
- * of abandoned calls still running.
+ * of abandoned calls still running, summed over every pool of that file in the registry ({@link
+ * StuckGauge}).
  *
  * <p>Thread-safe. Its threads come from the given factory (daemon threads, as {@code
  * NamedThreadFactory} makes them), renamed {@code sf2loki-<file>-io-<n>}.
@@ -54,6 +54,7 @@ public final class BlockingIo implements AutoCloseable {
   private final MeterRegistry registry;
   private final ThreadPoolExecutor pool;
   private final AtomicInteger stuck = new AtomicInteger();
+  private final AtomicInteger stuckInRegistry;
 
   /**
    * @param file what the calls are about, the {@code file} tag of the meters ({@code state}, {@code
@@ -81,13 +82,7 @@ public final class BlockingIo implements AutoCloseable {
         new ThreadPoolExecutor(
             threads, threads, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), named);
     pool.allowCoreThreadTimeOut(true);
-    Gauge.builder("sf2loki_file_io_stuck_threads", stuck, AtomicInteger::get)
-        .description("file-system calls abandoned after their deadline that are still running")
-        .tag("file", file)
-        // Abandoned calls outlive a closed store; a weak reference would turn the gauge into NaN
-        // once the store is collected while its stuck threads still run.
-        .strongReference(true)
-        .register(registry);
+    this.stuckInRegistry = StuckGauge.of(registry, file);
   }
 
   /** {@link #call(String, Path, Duration, IoCall, Consumer)} without a clean-up. */
@@ -270,6 +265,7 @@ public final class BlockingIo implements AutoCloseable {
         return;
       }
       stuck.decrementAndGet();
+      stuckInRegistry.decrementAndGet();
       LOG.info("an abandoned call on the {} file finished after all", file);
       if (value != null) {
         handBack(value);
@@ -293,6 +289,7 @@ public final class BlockingIo implements AutoCloseable {
       State before = state.getAndUpdate(s -> s == State.DONE ? State.DONE : State.ABANDONED);
       if (before == State.RUNNING) {
         stuck.incrementAndGet();
+        stuckInRegistry.incrementAndGet();
         synchronized (this) {
           if (runner != null) {
             runner.interrupt();

@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.engine.shard.OrgMeters;
 import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
@@ -15,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** Calls under a deadline on a bounded pool, against a call that blocks until released. */
 class BlockingIoTest {
@@ -191,5 +198,32 @@ class BlockingIoTest {
     assertThat(caller.isAlive()).isFalse();
     assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
     assertThat(stuck()).isEqualTo(1);
+  }
+
+  @Test
+  void twoPoolsOfOneFileInOneOrgsRegistryShareOneStuckGaugeThatCountsBoth() {
+    Logger micrometer = (Logger) LoggerFactory.getLogger("io.micrometer");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    micrometer.addAppender(logged);
+    MeterRegistry org = OrgMeters.of(registry, "prod");
+    BlockingIo document = new BlockingIo("state", 1, new NamedThreadFactory("test-io"), org);
+    BlockingIo legacy = new BlockingIo("state", 1, new NamedThreadFactory("test-io"), org);
+    try {
+      for (BlockingIo pool : new BlockingIo[] {document, legacy}) {
+        assertThatThrownBy(() -> pool.call("write", FILE, DEADLINE, hung(Boolean.TRUE)))
+            .isInstanceOf(IoTimeoutException.class);
+      }
+
+      assertThat(registry.find("sf2loki_file_io_stuck_threads").tag("org", "prod").gauges())
+          .singleElement()
+          .extracting(Gauge::value)
+          .isEqualTo(2.0);
+      assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+    } finally {
+      micrometer.detachAppender(logged);
+      document.close();
+      legacy.close();
+    }
   }
 }

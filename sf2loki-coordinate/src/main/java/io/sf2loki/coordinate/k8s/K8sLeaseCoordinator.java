@@ -48,6 +48,7 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
   private Optional<String> twinSeenInstance = Optional.empty();
   private String observedVersion = "";
   private long observedAtNanos;
+  private Optional<Duration> untilStale = Optional.empty();
   private V1Lease cached;
   private long lastGoodNanos;
 
@@ -83,14 +84,26 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       if (won.isPresent()) {
         return won;
       }
-      if (pause(config.renewInterval(), stop)) {
+      if (pause(nextPoll(), stop)) {
         return Optional.empty();
       }
     }
     return Optional.empty();
   }
 
+  /**
+   * The renew interval, or less when the Lease last read turns stale sooner (by the observedTime
+   * rule): polls one renew interval apart would otherwise claim a dead holder's Lease up to one
+   * renew interval after it turned stale.
+   */
+  private Duration nextPoll() {
+    return untilStale
+        .filter(d -> d.compareTo(config.renewInterval()) < 0)
+        .orElse(config.renewInterval());
+  }
+
   private Optional<LeaseTerm> attempt() {
+    untilStale = Optional.empty();
     V1Lease lease;
     try {
       lease = api.readNamespacedLease(config.name(), config.namespace()).execute();
@@ -213,7 +226,11 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
         || duration.isEmpty()) {
       return true;
     }
-    return now - observedAtNanos >= Duration.ofSeconds(duration.getAsLong()).toNanos();
+    long stale = Duration.ofSeconds(duration.getAsLong()).toNanos() - (now - observedAtNanos);
+    if (stale > 0) {
+      untilStale = Optional.of(Duration.ofNanos(stale));
+    }
+    return stale <= 0;
   }
 
   @Override

@@ -52,6 +52,9 @@ final class ShardCluster implements AutoCloseable {
    */
   static final int RESEND_PER_TERM = MAX_ENTRIES + 2 * 10;
 
+  /** {@code coordinate.shard_slack} of the processes: the default. */
+  static final int SLACK = 0;
+
   private static final String ABANDONED_CLAIM = "longer than the verify pause; abandoning it";
 
   /** fabric8's mock web server logs every request through java.util.logging: only warnings. */
@@ -128,6 +131,17 @@ final class ShardCluster implements AutoCloseable {
   }
 
   /**
+   * How long balancing may take to bring every live process within its cap once every shard is led:
+   * the busiest hands over one shard per renew interval, down from all M to the cap, and a shard
+   * released for balance is claimed at a taker's next poll (one more renew interval); plus a ttl
+   * for the roster entry of a process killed just before to expire (until then the others count it,
+   * so their caps are lower, never higher, than the live processes' ⌈M/N⌉).
+   */
+  Duration spreadBound() {
+    return renew.multipliedBy(shards.size() + 1L).plus(ttl);
+  }
+
+  /**
    * The ttl: what an abandoned file-lease claim adds to a takeover (a claim whose write took longer
    * than the verify pause stays in the file until it expires,
    * docs/deployment/high-availability.md).
@@ -191,6 +205,14 @@ final class ShardCluster implements AutoCloseable {
   /** {@code kill -9} of live process {@code name}. */
   void kill9(String name) throws InterruptedException {
     live.remove(name).kill9();
+  }
+
+  /**
+   * SIGTERM to live process {@code name}, which hands its shards over and exits; from now on it is
+   * not polled.
+   */
+  void sigterm(String name) {
+    live.remove(name).sigterm();
   }
 
   /** Polls every live process once: {@code /readyz}, and the epochs of what it leads. */

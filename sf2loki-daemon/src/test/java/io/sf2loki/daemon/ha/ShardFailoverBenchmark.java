@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * How long a dead replica's shards take to be led again, end to end, against the floor ttl + renew
- * interval as configured. Not a test; run with {@code just bench-failover [key=value ...]}:
+ * interval as configured, and how evenly the shards spread over the replicas after each churn step.
+ * Not a test; run with {@code just bench-failover [key=value ...]}:
  *
  * <ul>
  *   <li>{@code leases=both}: {@code file_lease} | {@code k8s_lease} (the fabric8 CRUD mock API
@@ -32,11 +33,14 @@ import org.slf4j.LoggerFactory;
  *       lease_duration}) and {@code renew=1s} ({@code renew_interval})
  * </ul>
  *
- * Each round waits until every shard has exactly one leader, sends {@code kill -9} to the process
- * leading the most shards and times, for each of its shards, from the kill to the first {@code
- * /readyz} of a live process saying it leads that shard (every live process polled every 20 ms);
- * then it restarts the killed process and waits until it answers. At the end every row every org
- * produced must be in the fake Loki.
+ * Each round waits until every shard has exactly one leader and every process is within its cap
+ * ⌈M/N⌉ + slack, sends {@code kill -9} to the process leading the most shards and times, for each
+ * of its shards, from the kill to the first {@code /readyz} of a live process saying it leads that
+ * shard (every live process polled every 20 ms), then until every survivor is within its cap; then
+ * it restarts the killed process and times from the restart until the spread is back within the
+ * cap. After the rounds it scales up (one more process) and down again (SIGTERM to the busiest
+ * process), timing each until the spread is within the new cap. After each step it records the
+ * shards per live process. At the end every row every org produced must be in the fake Loki.
  */
 public final class ShardFailoverBenchmark {
 
@@ -90,10 +94,12 @@ public final class ShardFailoverBenchmark {
   }
 
   private boolean measure(ShardCluster cluster, Leases leases) throws Exception {
+    ChurnFigures churn = new ChurnFigures();
+    long startedAt = System.nanoTime();
     for (int i = 0; i < processes; i++) {
       cluster.launch("node-" + (char) ('a' + i));
     }
-    until(cluster, "every shard has a leader");
+    churn.record("cold start", spread(cluster, "cold start", startedAt), cluster.leaders());
     List<Long> perShard = new ArrayList<>();
     List<Long> perKill = new ArrayList<>();
     for (int round = 1; round <= kills; round++) {
@@ -102,37 +108,34 @@ public final class ShardFailoverBenchmark {
       List<String> moving = before.shardsOf(victim);
       long killedAt = System.nanoTime();
       cluster.kill9(victim);
-      Map<String, Long> ledAgain = new TreeMap<>();
-      while (ledAgain.size() < moving.size()) {
-        if (System.nanoTime() - killedAt > DEADLINE.toNanos()) {
-          throw new IllegalStateException(
-              "round " + round + ": " + moving + " not led again within " + DEADLINE);
-        }
-        ShardOwnership now = cluster.leaders();
-        long at = System.nanoTime() - killedAt;
-        for (String shard : moving) {
-          if (!now.leaders().getOrDefault(shard, Map.of()).isEmpty()) {
-            ledAgain.putIfAbsent(shard, at / 1_000_000);
-          }
-        }
-        LockSupport.parkNanos(POLL.toNanos());
-      }
+      Map<String, Long> ledAgain = ledAgain(cluster, moving, killedAt, round);
       perShard.addAll(ledAgain.values());
-      long all = ledAgain.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-      perKill.add(all);
+      perKill.add(ledAgain.values().stream().mapToLong(Long::longValue).max().orElseThrow());
+      churn.record("kill -9", spread(cluster, "kill " + round, killedAt), cluster.leaders());
       say(
           String.format(
               Locale.ROOT,
-              "%s round %d: kill -9 %s (leading %s): led again after %s ms; load %s",
+              "%s round %d: kill -9 %s (leading %s of %s): led again after %s ms, then %s;"
+                  + " load %s",
               leases,
               round,
               victim,
               moving,
+              before.shardsPerReplica(),
               ledAgain,
+              cluster.leaders().shardsPerReplica(),
               load()));
+      long restartedAt = System.nanoTime();
       cluster.launch(victim);
-      until(cluster, victim + " is back");
+      churn.record("restart", spread(cluster, victim + " is back", restartedAt), cluster.leaders());
     }
+    long scaledAt = System.nanoTime();
+    cluster.launch("node-" + (char) ('a' + processes));
+    churn.record("scale up", spread(cluster, "scale up", scaledAt), cluster.leaders());
+    String leaving = cluster.leaders().busiest();
+    scaledAt = System.nanoTime();
+    cluster.sigterm(leaving);
+    churn.record("scale down", spread(cluster, "scale down", scaledAt), cluster.leaders());
     Map<String, List<LogFileSpec>> files = cluster.producedFiles();
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     int lost = cluster.missingRows(files).size();
@@ -153,15 +156,55 @@ public final class ShardFailoverBenchmark {
             ttl.toMillis(),
             renew.toMillis(),
             floor,
-            figure(median(perShard), floor),
-            figure(max(perShard), floor),
+            figure(ChurnFigures.median(perShard), floor),
+            figure(ChurnFigures.max(perShard), floor),
             perShard.size(),
-            figure(median(perKill), floor),
-            figure(max(perKill), floor),
+            figure(ChurnFigures.median(perKill), floor),
+            figure(ChurnFigures.max(perKill), floor),
             perKill.size(),
             lost,
             cluster.resent()));
+    for (String line : churn.summary(renew.toMillis())) {
+      say("RESULT " + leases + " spread, " + line);
+    }
     return lost == 0;
+  }
+
+  /** Polls until each of {@code moving} is led by a live process: per shard, ms since the kill. */
+  private static Map<String, Long> ledAgain(
+      ShardCluster cluster, List<String> moving, long killedAt, int round) {
+    Map<String, Long> ledAgain = new TreeMap<>();
+    while (ledAgain.size() < moving.size()) {
+      if (System.nanoTime() - killedAt > DEADLINE.toNanos()) {
+        throw new IllegalStateException(
+            "round " + round + ": " + moving + " not led again within " + DEADLINE);
+      }
+      ShardOwnership now = cluster.leaders();
+      long at = System.nanoTime() - killedAt;
+      for (String shard : moving) {
+        if (!now.leaders().getOrDefault(shard, Map.of()).isEmpty()) {
+          ledAgain.putIfAbsent(shard, at / 1_000_000);
+        }
+      }
+      LockSupport.parkNanos(POLL.toNanos());
+    }
+    return ledAgain;
+  }
+
+  /**
+   * Polls until every live process answers, every shard has exactly one leader and no process leads
+   * more than ⌈M/N⌉ + slack: ms since {@code since}.
+   */
+  private static long spread(ShardCluster cluster, String what, long since) {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (cluster.leaders().spread(ShardCluster.SLACK)) {
+        return (System.nanoTime() - since) / 1_000_000;
+      }
+      LockSupport.parkNanos(POLL.toNanos());
+    }
+    throw new IllegalStateException(
+        what + ": not within the cap within " + DEADLINE + "; " + cluster.leaders());
   }
 
   /** Polls until every live process answers and every shard has exactly one leader. */
@@ -175,16 +218,6 @@ public final class ShardFailoverBenchmark {
       LockSupport.parkNanos(POLL.toNanos());
     }
     throw new IllegalStateException(what + ": not within " + DEADLINE + "; " + cluster.leaders());
-  }
-
-  private static long median(List<Long> values) {
-    List<Long> sorted = values.stream().sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
-
-  private static long max(List<Long> values) {
-    return values.stream().mapToLong(Long::longValue).max().orElseThrow();
   }
 
   private static String figure(long millis, long floor) {

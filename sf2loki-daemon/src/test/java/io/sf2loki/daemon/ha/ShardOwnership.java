@@ -61,6 +61,21 @@ record ShardOwnership(
         .toList();
   }
 
+  /** The most shards a replica may lead: ⌈M / N⌉ + {@code slack}, N being the live processes. */
+  int cap(int slack) {
+    return (shards.size() + live.size() - 1) / live.size() + slack;
+  }
+
+  /** The most shards any live process leads. */
+  int mostHeld() {
+    return shardsPerReplica().values().stream().mapToInt(Integer::intValue).max().orElse(0);
+  }
+
+  /** {@link #settled()}, and no live process leads more than {@link #cap(int) its cap}. */
+  boolean spread(int slack) {
+    return settled() && mostHeld() <= cap(slack);
+  }
+
   /** The live process leading the most shards (the first by name on a tie). */
   String busiest() {
     String busiest = null;
