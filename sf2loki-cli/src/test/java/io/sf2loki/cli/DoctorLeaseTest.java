@@ -16,7 +16,9 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -265,6 +267,34 @@ class DoctorLeaseTest {
     assertThat(fail.fix())
         .contains(
             "resourceNames listing sf2loki-leader-prod, sf2loki-leader-emea, sf2loki-leader-roster");
+  }
+
+  @Test
+  void doctorOnTwoOrgsChecksEachOrgsLeaseAndReviewsEveryLeaseAndTheRosterOnce() throws Exception {
+    rbacDenies(Set.of("update sf2loki-leader-roster"));
+
+    CliRun run = fx.doctor(k8sLease() + TWO_ORGS, "--json");
+    JsonNode report = DoctorFixture.report(run);
+
+    List<JsonNode> rbac = new ArrayList<>();
+    List<String> leases = new ArrayList<>();
+    for (JsonNode c : report.path("checks")) {
+      if (c.path("name").asText().equals("k8s_rbac")) {
+        rbac.add(c);
+      } else if (c.path("name").asText().equals("lease")) {
+        leases.add(c.path("org").asText() + ": " + c.path("detail").asText());
+      }
+    }
+    assertThat(rbac).hasSize(1);
+    assertThat(rbac.get(0).path("org").isNull()).isTrue();
+    assertThat(rbac.get(0).path("detail").asText())
+        .startsWith("denied: update leases/sf2loki-leader-roster")
+        .contains("leases/sf2loki-leader-prod, leases/sf2loki-leader-emea");
+    assertThat(leases)
+        .hasSize(2)
+        .anyMatch(l -> l.startsWith("prod: ") && l.contains("sf2loki-leader-prod"))
+        .anyMatch(l -> l.startsWith("emea: ") && l.contains("sf2loki-leader-emea"));
+    assertThat(run.exitCode()).isEqualTo(1);
   }
 
   @Test

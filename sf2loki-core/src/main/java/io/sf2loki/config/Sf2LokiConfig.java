@@ -98,7 +98,7 @@ public record Sf2LokiConfig(
           "orgs lists "
               + loaded.resolved().getList("orgs").size()
               + " org(s), and this command handles a single-org configuration only; the daemon,"
-              + " config check, lease show and state --org handle multi-org configurations");
+              + " config check, doctor, lease show and state --org handle multi-org configurations");
     }
     ConfigReader root = loaded.reader();
     if (root.isSet("orgs") && loaded.resolved().getValue("orgs").valueType() != LIST) {

@@ -22,8 +22,9 @@ import java.util.TreeSet;
 /**
  * Which checks a configuration calls for, in the order they run: auth, clock skew, the org's API
  * limits, the permissions of each enabled source, each Pub/Sub topic, Loki, the store, the lease
- * and Kubernetes RBAC. Checks that cannot apply are listed as SKIP with the reason, so every run
- * shows the same rows.
+ * and Kubernetes RBAC. With {@code orgs} each org runs those of its own Salesforce org, document
+ * and lease ({@link #ofOrg}) and the orgs share Loki and RBAC ({@link #shared}). Checks that cannot
+ * apply are listed as SKIP with the reason, so every run shows the same rows.
  */
 public final class DoctorChecks {
 
@@ -38,13 +39,33 @@ public final class DoctorChecks {
             + (config.sources().isEmpty()
                 ? "none"
                 : String.join(",", new TreeSet<>(config.sources().keySet())))
-            + " sink="
-            + config.sinkType()
-            + " store="
-            + config.storeType()
-            + " coordinate="
-            + config.coordinatorType();
-    List<String> warnings = TopologyWarnings.of(config);
+            + shared(config);
+    return configRow(detail, TopologyWarnings.of(config));
+  }
+
+  /**
+   * The {@code config} row of a configuration of orgs ({@code orgs=prod,emea sink=…}), with the
+   * topology warnings of every org; a single-org configuration's is {@link
+   * #configLoaded(Sf2LokiConfig)}.
+   */
+  public static CheckReport configLoaded(Shards shards) {
+    if (!shards.multiOrg()) {
+      return configLoaded(shards.first().config());
+    }
+    String detail = "orgs=" + String.join(",", shards.orgNames()) + shared(shards.first().config());
+    return configRow(detail, shards.topologyWarnings());
+  }
+
+  private static String shared(Sf2LokiConfig config) {
+    return " sink="
+        + config.sinkType()
+        + " store="
+        + config.storeType()
+        + " coordinate="
+        + config.coordinatorType();
+  }
+
+  private static CheckReport configRow(String detail, List<String> warnings) {
     CheckResult result =
         warnings.isEmpty()
             ? new CheckResult.Pass(detail)
@@ -65,6 +86,41 @@ public final class DoctorChecks {
 
   /** The online checks for {@code config}. */
   public static List<Check> of(Sf2LokiConfig config) {
+    List<Check> checks = new ArrayList<>(salesforce(config));
+    checks.add(loki(config, config.loaded()));
+    checks.add(new StateCheck());
+    checks.add(new LeaseCheck());
+    checks.add(
+        "k8s_lease".equals(config.coordinatorType())
+            ? new K8sRbacCheck(K8sLeaseConfig.bind(config.loaded().reader().section(K8S_LEASE)))
+            : rbacSkipped(config));
+    return checks;
+  }
+
+  /**
+   * The checks one org of several runs with its own configuration ({@code shard.config()}): those
+   * of {@link #of} that talk to its Salesforce org, its checkpoint document and its lease.
+   */
+  public static List<Check> ofOrg(Sf2LokiConfig config) {
+    List<Check> checks = new ArrayList<>(salesforce(config));
+    checks.add(new StateCheck());
+    checks.add(new LeaseCheck());
+    return checks;
+  }
+
+  /**
+   * The checks the orgs of {@code shards} share, run once: Loki (the top-level {@code sink.loki})
+   * and Kubernetes RBAC over every org's Lease and the roster ({@link #k8sRbac}).
+   */
+  public static List<Check> shared(LoadedConfig loaded, Shards shards) {
+    Sf2LokiConfig first = shards.first().config();
+    return List.of(
+        loki(first, loaded),
+        "k8s_lease".equals(first.coordinatorType()) ? k8sRbac(loaded, shards) : rbacSkipped(first));
+  }
+
+  /** Auth, clock skew, the org's limits, each enabled source's permissions and Pub/Sub topics. */
+  private static List<Check> salesforce(Sf2LokiConfig config) {
     ConfigReader root = config.loaded().reader();
     List<Check> checks = new ArrayList<>();
     checks.add(new AuthCheck());
@@ -94,19 +150,19 @@ public final class DoctorChecks {
                     "list the topics in sources.pubsub.topics to have doctor check each")));
       }
     }
-    checks.add(
-        LokiSinkProvider.TYPE.equals(config.sinkType())
-            ? new LokiCheck(LokiSinkConfig.bind(root.section("sink.loki")))
-            : fixed("loki", new CheckResult.Skip("sink.type is " + config.sinkType())));
-    checks.add(new StateCheck());
-    checks.add(new LeaseCheck());
-    checks.add(
-        "k8s_lease".equals(config.coordinatorType())
-            ? new K8sRbacCheck(K8sLeaseConfig.bind(root.section(K8S_LEASE)))
-            : fixed(
-                "k8s_rbac",
-                new CheckResult.Skip("coordinate.type is " + config.coordinatorType())));
     return checks;
+  }
+
+  /** The Loki check of {@code loaded}'s {@code sink.loki}, a SKIP for another sink. */
+  private static Check loki(Sf2LokiConfig config, LoadedConfig loaded) {
+    return LokiSinkProvider.TYPE.equals(config.sinkType())
+        ? new LokiCheck(LokiSinkConfig.bind(loaded.reader().section("sink.loki")))
+        : fixed("loki", new CheckResult.Skip("sink.type is " + config.sinkType()));
+  }
+
+  private static Check rbacSkipped(Sf2LokiConfig config) {
+    return fixed(
+        "k8s_rbac", new CheckResult.Skip("coordinate.type is " + config.coordinatorType()));
   }
 
   /**

@@ -19,14 +19,15 @@ public final class ReportPrinter {
   }
 
   /**
-   * One row per check ({@code STATUS name detail}), the remedy of a WARN or FAIL indented below it,
-   * then {@code N passed, N warnings, N failed, N skipped}.
+   * One row per check ({@code STATUS name detail}; {@code STATUS [org] name detail} for a check of
+   * one org of several), the remedy of a WARN or FAIL indented below it, then {@code N passed, N
+   * warnings, N failed, N skipped}.
    */
   public void table(DoctorReport report) {
-    int width = report.checks().stream().mapToInt(c -> c.name().length()).max().orElse(4);
+    int width = report.checks().stream().mapToInt(c -> c.label().length()).max().orElse(4);
     for (CheckReport c : report.checks()) {
       out.printf(
-          "%-4s  %-" + width + "s  %s%n", c.result().status(), c.name(), c.result().detail());
+          "%-4s  %-" + width + "s  %s%n", c.result().status(), c.label(), c.result().detail());
       c.result().remedy().ifPresent(r -> out.printf("      %" + width + "s  -> %s%n", "", r));
     }
     out.println();
@@ -43,14 +44,19 @@ public final class ReportPrinter {
 
   /**
    * {@code {"checks":[{"name","status","detail","remedy","duration_ms"}],"summary":{"passed",
-   * "warnings","failed","skipped"},"exit_code":N}}; {@code remedy} is null for PASS and SKIP.
+   * "warnings","failed","skipped"},"exit_code":N}}; {@code remedy} is null for PASS and SKIP. With
+   * orgs every check also has {@code org} after its name: the org's name, null for a shared check.
    */
   public void json(DoctorReport report) {
     ObjectNode root = JSON.createObjectNode();
     ArrayNode checks = root.putArray("checks");
+    boolean orgs = report.checks().stream().anyMatch(c -> c.org().isPresent());
     for (CheckReport c : report.checks()) {
       ObjectNode node = checks.addObject();
       node.put("name", c.name());
+      if (orgs) {
+        node.put("org", c.org().orElse(null));
+      }
       node.put("status", c.result().status().name());
       node.put("detail", c.result().detail());
       node.put("remedy", c.result().remedy().orElse(null));
