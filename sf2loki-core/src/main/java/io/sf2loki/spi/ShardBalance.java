@@ -1,5 +1,6 @@
 package io.sf2loki.spi;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -45,6 +46,19 @@ public interface ShardBalance extends AutoCloseable {
    *     poll)
    */
   Optional<Reservation> reserve(String shard);
+
+  /**
+   * After {@link #reserve} refused: how soon the quota may have room, when that is known to be
+   * sooner than a coordinator's next poll. A replica that died keeps counting until its roster
+   * entry expires, up to a renew interval after its leases did; a coordinator that waited a whole
+   * poll for that would lead the dead replica's shard up to a renew interval past ttl + renew.
+   *
+   * @return the time until another replica's roster entry expires (the cap may rise then), or empty
+   *     when nothing is due to change
+   */
+  default Optional<Duration> roomMayOpenIn() {
+    return Optional.empty();
+  }
 
   /** Removes this replica from the roster (best effort), after its shards were handed over. */
   @Override

@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * Rendezvous (highest random weight) hashing of replicas and shards: every replica computes the
  * same weight for a (replica, shard) pair, so each replica prefers a different set of shards, and
- * the preference of a replica for a shard does not change when other replicas come and go (a
- * replica that returns prefers, and so gets, the shards it led before).
+ * the preference of a replica for a shard does not change when other replicas come and go. A
+ * replica above its cap hands over the shard it prefers least, so hand-overs are predictable (the
+ * same shard again if the replica is again above its cap) rather than whichever renewed last.
  */
 public final class Rendezvous {
 

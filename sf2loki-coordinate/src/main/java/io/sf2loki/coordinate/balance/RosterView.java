@@ -5,15 +5,21 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.spi.Ticker;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A replica's view of the {@link Roster}: the live members it last saw (itself always included),
- * refreshed by heartbeats and reads. A failed heartbeat or read is counted ({@code
+ * A replica's view of the {@link Roster}: the members it last saw with their expiries, refreshed by
+ * heartbeats and reads. A member counts as live until its entry's expiry, judged now rather than at
+ * the last read, so a dead replica stops counting the moment its entry expires (and the survivors'
+ * caps rise then, not at their next roster read). A failed heartbeat or read is counted ({@code
  * sf2loki_shard_roster_failures_total}) and warned about once per streak of failures; the view then
  * keeps the last members it saw (one, itself, when it never read the roster: availability over
  * balance). Not thread-safe: the quota calls it from one thread at a time.
@@ -28,7 +34,7 @@ final class RosterView {
   private final Clock clock;
   private final Ticker ticker;
   private final Counter failures;
-  private volatile Set<String> members;
+  private volatile Map<String, Instant> others = Map.of();
   private volatile long seenAtNanos;
   private volatile boolean seen;
   private boolean failing;
@@ -45,7 +51,6 @@ final class RosterView {
     this.ttl = Objects.requireNonNull(ttl, "ttl");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    this.members = Set.of(replica);
     this.failures =
         Counter.builder("sf2loki_shard_roster_failures_total")
             .description(
@@ -85,9 +90,27 @@ final class RosterView {
     }
   }
 
-  /** The live members last seen, this replica among them. */
+  /** The members last seen whose entries have not expired yet, this replica among them. */
   Set<String> members() {
-    return members;
+    Instant now = clock.instant();
+    Set<String> live = new TreeSet<>();
+    live.add(replica);
+    others.forEach(
+        (member, expiry) -> {
+          if (expiry.isAfter(now)) {
+            live.add(member);
+          }
+        });
+    return live;
+  }
+
+  /** How long until the next other member's entry expires, as last seen; empty when none will. */
+  Optional<Duration> untilNextExpiry() {
+    Instant now = clock.instant();
+    return others.values().stream()
+        .filter(expiry -> expiry.isAfter(now))
+        .min(Instant::compareTo)
+        .map(expiry -> Duration.between(now, expiry));
   }
 
   /** How long ago the members were last seen; the longest possible value when never. */
@@ -100,14 +123,14 @@ final class RosterView {
   }
 
   private void saw(RosterDocument document) {
-    Set<String> live = new TreeSet<>(document.live(clock.instant()).members().keySet());
-    live.add(replica);
-    members = Set.copyOf(live);
+    Map<String, Instant> live = new TreeMap<>(document.live(clock.instant()).members());
+    live.remove(replica);
+    others = Map.copyOf(live);
     seenAtNanos = ticker.nanoTime();
     seen = true;
     if (failing) {
       failing = false;
-      LOG.info("the roster {} works again: {} live replica(s)", roster.location(), live.size());
+      LOG.info("the roster {} works again: {} live replica(s)", roster.location(), live.size() + 1);
     }
   }
 
@@ -120,7 +143,7 @@ final class RosterView {
               + " works again (held shards keep running)",
           operation,
           e.getMessage(),
-          members.size());
+          members().size());
     }
   }
 }

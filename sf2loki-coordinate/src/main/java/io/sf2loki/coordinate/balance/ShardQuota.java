@@ -7,11 +7,8 @@ import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.ShardBalance;
 import io.sf2loki.spi.Ticker;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -23,10 +20,12 @@ import org.slf4j.LoggerFactory;
  * The shard quota of one replica: it leads at most {@code cap = ceil(M / N) + slack} of the M
  * shards, N being the live replicas of the {@link Roster} (itself included; 1 until it has read the
  * roster). Reservations are taken atomically ({@code held + reserved < cap}), so two shards'
- * coordinators of one replica cannot both overshoot; when more shards are claimable than there is
- * room for, the replica reserves the ones it prefers ({@link Rendezvous}) first. After a confirmed
- * renewal, a replica holding more than its cap hands over the shard it prefers least, at most one
- * per renew interval.
+ * coordinators of one replica cannot both overshoot; they are granted in the order the coordinators
+ * ask. After a confirmed renewal, a replica holding more than its cap hands over the shard it
+ * prefers least ({@link Rendezvous}), at most one per renew interval. A member counts until its
+ * roster entry expires; a refused coordinator asks {@link #roomMayOpenIn} to poll again then (or a
+ * tenth of a renew interval later while another shard's attempt holds a place it may give back)
+ * rather than a whole renew interval later.
  *
  * <p>Roster I/O runs on the coordinator thread that finds a heartbeat due, never under the quota's
  * lock; the others skip it. Thread-safe.
@@ -34,6 +33,9 @@ import org.slf4j.LoggerFactory;
 public final class ShardQuota implements ShardBalance {
 
   private static final Logger LOG = LoggerFactory.getLogger(ShardQuota.class);
+
+  /** While another attempt holds a place, a refused shard asks again this often per interval. */
+  public static final int IN_FLIGHT_RETRIES = 20;
 
   private final String replica;
   private final List<String> shards;
@@ -44,7 +46,6 @@ public final class ShardQuota implements ShardBalance {
   private final ReentrantLock rosterIo = new ReentrantLock();
   private final Set<String> held = new HashSet<>();
   private final Set<String> reserved = new HashSet<>();
-  private final Map<String, Long> wanting = new HashMap<>();
   private final Counter balanceHandovers;
   private final Counter stopHandovers;
   private long beatAtNanos;
@@ -168,23 +169,32 @@ public final class ShardQuota implements ShardBalance {
     return granted;
   }
 
+  @Override
+  public Optional<Duration> roomMayOpenIn() {
+    // a millisecond past the expiry: an entry expiring exactly now still counts
+    Optional<Duration> expiry = roster.untilNextExpiry().map(d -> d.plusMillis(1));
+    if (!inFlight()) {
+      return expiry;
+    }
+    // Another shard's attempt holds a place: if it loses its race (two survivors claiming one
+    // orphaned shard) the place comes back, and this shard must not wait a whole poll for it.
+    Duration soon = Duration.ofNanos(renewNanos / IN_FLIGHT_RETRIES);
+    return Optional.of(expiry.filter(d -> d.compareTo(soon) < 0).orElse(soon));
+  }
+
+  private synchronized boolean inFlight() {
+    return !reserved.isEmpty();
+  }
+
   private synchronized Optional<Reservation> tryReserve(String shard) {
-    if (held.contains(shard) || reserved.contains(shard)) {
+    // First come, first served: deferring to a shard this replica prefers would hold a free
+    // shard until the preferred one's coordinator polls, up to a renew interval past the
+    // documented takeover bound (ttl + renew interval) when a dead replica's shards are orphaned.
+    if (held.contains(shard)
+        || reserved.contains(shard)
+        || cap() - held.size() - reserved.size() <= 0) {
       return Optional.empty();
     }
-    long now = ticker.nanoTime();
-    wanting.put(shard, now);
-    wanting.values().removeIf(asked -> now - asked > renewNanos + renewNanos / 2);
-    int room = cap() - held.size() - reserved.size();
-    if (room <= 0) {
-      return Optional.empty();
-    }
-    List<String> order = new ArrayList<>(wanting.keySet());
-    order.sort(Rendezvous.byPreference(replica));
-    if (order.indexOf(shard) >= room) {
-      return Optional.empty(); // room for fewer shards than are free: the preferred ones first
-    }
-    wanting.remove(shard);
     reserved.add(shard);
     return Optional.of(new Seat(shard));
   }

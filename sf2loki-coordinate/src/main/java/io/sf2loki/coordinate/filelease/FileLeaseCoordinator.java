@@ -125,7 +125,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       } else {
         LOG.debug("file lease {} is free but this replica is at its shard quota", location());
       }
-      if (pause(renewInterval, stop)) {
+      if (pause(untilNextPoll(renewInterval), stop)) {
         return Optional.empty();
       }
     }

@@ -71,6 +71,7 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   private final ShardBalance balance;
   private final String shard;
   private Optional<ShardBalance.Reservation> seat = Optional.empty();
+  private boolean refused;
 
   /**
    * @param renewInterval how often the leader renews
@@ -139,7 +140,21 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
     if (seat.isEmpty()) {
       seat = balance.reserve(shard);
     }
+    refused = seat.isEmpty();
     return seat.isPresent();
+  }
+
+  /**
+   * The wait before the next poll: {@code planned}, or less when the quota just refused this shard
+   * and may have room sooner (a dead replica's roster entry expiring).
+   */
+  protected final Duration untilNextPoll(Duration planned) {
+    boolean wasRefused = refused;
+    refused = false;
+    if (!wasRefused) {
+      return planned;
+    }
+    return balance.roomMayOpenIn().filter(d -> d.compareTo(planned) < 0).orElse(planned);
   }
 
   /** The attempt {@link #mayAttempt} allowed did not win: its reservation is returned. */

@@ -84,7 +84,7 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       if (won.isPresent()) {
         return won;
       }
-      if (pause(nextPoll(), stop)) {
+      if (pause(untilNextPoll(nextPoll()), stop)) {
         return Optional.empty();
       }
     }

@@ -146,19 +146,66 @@ class ShardQuotaTest {
   }
 
   @Test
-  void withRoomForFewerShardsThanAreFreeTheReplicaTakesTheShardsItPrefers() {
+  void aReplicaWithRoomTakesAFreeShardAtOnceWhateverItsPreference() {
     roster.put("b", clock.instant().plus(Duration.ofHours(1)));
     List<String> shards = Rendezvous.preference("a", List.of("s1", "s2", "s3", "s4"));
     ShardQuota a = quota("a", shards, 0);
     a.tick(); // cap 2
-    ShardBalance.Reservation first = a.reserve(shards.get(0)).orElseThrow();
-    a.reserve(shards.get(1)).orElseThrow().won();
-    first.won();
-    assertThat(a.reserve(shards.get(3))).isEmpty(); // at the cap: both free shards wait
+    a.reserve(shards.get(0)).orElseThrow().won();
+    ShardBalance.Reservation second = a.reserve(shards.get(1)).orElseThrow();
+    second.won();
+    assertThat(a.reserve(shards.get(2))).isEmpty(); // at the cap
+    second.cancel(); // room for one
+    // the least preferred asks first and gets it: waiting for the preferred one's coordinator to
+    // poll could hold an orphaned shard past ttl + renew interval
+    assertThat(a.reserve(shards.get(3))).isPresent();
     assertThat(a.reserve(shards.get(2))).isEmpty();
-    first.cancel(); // room for one of the two
-    assertThat(a.reserve(shards.get(3))).isEmpty(); // the less preferred lets the other go first
-    assertThat(a.reserve(shards.get(2))).isPresent();
+  }
+
+  @Test
+  void aDeadReplicaStopsCountingTheMomentItsRosterEntryExpiresWithoutARosterRead() {
+    roster.put("b", clock.instant().plus(Duration.ofSeconds(5)));
+    ShardQuota a = quota("a", TEN, 0);
+    a.tick();
+    assertThat(a.cap()).isEqualTo(5);
+    roster.failing(true); // no read can refresh the view
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(a.cap()).isEqualTo(10);
+    assertThat(metrics.get("sf2loki_shard_replicas").gauge().value()).isEqualTo(1);
+  }
+
+  @Test
+  void aRefusalAtTheCapSaysWhenTheNextRosterEntryExpires() {
+    roster.put("b", clock.instant().plus(Duration.ofSeconds(7)));
+    roster.put("c", clock.instant().plus(Duration.ofSeconds(4)));
+    ShardQuota a = quota("a", List.of("x", "y", "z"), 0);
+    a.tick(); // cap 1
+    a.reserve("x").orElseThrow().won();
+    assertThat(a.reserve("y")).isEmpty();
+    assertThat(a.roomMayOpenIn()).contains(Duration.ofMillis(4_001));
+    clock.advance(Duration.ofMillis(4_001)); // c expired: cap 2
+    a.reserve("y").orElseThrow().won();
+    assertThat(a.reserve("z")).isEmpty();
+    assertThat(a.roomMayOpenIn()).contains(Duration.ofMillis(3_000));
+  }
+
+  @Test
+  void aRefusalWhileAnotherAttemptHoldsAPlaceRetriesWithinATwentiethOfARenewInterval() {
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
+    ShardQuota a = quota("a", List.of("x", "y"), 0);
+    a.tick(); // cap 1
+    ShardBalance.Reservation x = a.reserve("x").orElseThrow(); // its attempt may yet lose
+    assertThat(a.reserve("y")).isEmpty();
+    assertThat(a.roomMayOpenIn()).contains(RENEW.dividedBy(20));
+    x.cancel();
+    assertThat(a.reserve("y")).isPresent();
+  }
+
+  @Test
+  void noRosterEntryDueToExpireMeansNoEarlierPoll() {
+    ShardQuota a = quota("a", List.of("x", "y"), 0);
+    a.tick();
+    assertThat(a.roomMayOpenIn()).isEmpty();
   }
 
   @Test
