@@ -89,6 +89,48 @@ class DoctorOrgsTest {
   }
 
   @Test
+  void anOrgWithATenantOfItsOwnChecksLokiWithThatTenantAndTheOthersShareOneRow() throws Exception {
+    JsonNode report =
+        report(
+            fx.doctor(
+                """
+                orgs = [
+                  { name = prod, salesforce {} }
+                  { name = emea, salesforce {}, sink.loki.tenant_id = emea-tenant }
+                ]
+                """,
+                "--json"));
+
+    assertThat(row(report, "prod", "loki")).isEmpty();
+    assertThat(row(report, "emea", "loki").orElseThrow().path("detail").asText())
+        .contains("tenant emea-tenant accepted an empty push");
+    assertThat(status(report, null, "loki")).isEqualTo("PASS");
+    assertThat(fx.loki.pushes())
+        .extracting(p -> p.headers().getOrDefault("x-scope-orgid", ""))
+        .containsExactlyInAnyOrder("emea-tenant", "");
+  }
+
+  @Test
+  void whenEveryOrgHasATenantOfItsOwnTheSharedLokiRowIsSkipped() throws Exception {
+    JsonNode report =
+        report(
+            fx.doctor(
+                """
+                orgs = [
+                  { name = prod, salesforce {}, sink.loki.tenant_id = prod-tenant }
+                  { name = emea, salesforce {}, sink.loki.tenant_id = emea-tenant }
+                ]
+                """,
+                "--json"));
+
+    assertThat(status(report, "prod", "loki")).isEqualTo("PASS");
+    assertThat(status(report, "emea", "loki")).isEqualTo("PASS");
+    assertThat(row(report, null, "loki").orElseThrow().path("detail").asText())
+        .isEqualTo("every org pushes with a tenant of its own (each org's loki row)");
+    assertThat(status(report, null, "loki")).isEqualTo("SKIP");
+  }
+
+  @Test
   void oneOrgFailingAuthSkipsOnlyItsOwnDependentChecksAndTheRunExitsOne() throws Exception {
     CliRun run = fx.doctor(TWO_ORGS, "--json");
     JsonNode report = report(run);

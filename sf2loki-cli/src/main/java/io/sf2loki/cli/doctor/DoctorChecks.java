@@ -17,6 +17,7 @@ import io.sf2loki.source.pubsub.PubSubConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -99,24 +100,52 @@ public final class DoctorChecks {
 
   /**
    * The checks one org of several runs with its own configuration ({@code shard.config()}): those
-   * of {@link #of} that talk to its Salesforce org, its checkpoint document and its lease.
+   * of {@link #of} that talk to its Salesforce org, its checkpoint document and its lease, and
+   * {@code loki} when the org pushes with a {@code sink.loki.tenant_id} of its own.
+   *
+   * @param loaded the configuration as loaded, whose top-level tenant the org may inherit
    */
-  public static List<Check> ofOrg(Sf2LokiConfig config) {
+  public static List<Check> ofOrg(Sf2LokiConfig config, LoadedConfig loaded) {
     List<Check> checks = new ArrayList<>(salesforce(config));
     checks.add(new StateCheck());
     checks.add(new LeaseCheck());
+    if (ownTenant(config, loaded)) {
+      // its own tenant may be refused where the shared one is accepted (per-tenant limits, auth)
+      checks.add(loki(config, config.loaded()));
+    }
     return checks;
   }
 
   /**
-   * The checks the orgs of {@code shards} share, run once: Loki (the top-level {@code sink.loki})
-   * and Kubernetes RBAC over every org's Lease and the roster ({@link #k8sRbac}).
+   * The checks the orgs of {@code shards} share, run once: Loki (the top-level {@code sink.loki},
+   * when an org pushes with its tenant) and Kubernetes RBAC over every org's Lease and the roster
+   * ({@link #k8sRbac}).
    */
   public static List<Check> shared(LoadedConfig loaded, Shards shards) {
     Sf2LokiConfig first = shards.first().config();
+    boolean anyInherits = shards.all().stream().anyMatch(s -> !ownTenant(s.config(), loaded));
+    Check loki =
+        anyInherits
+            ? loki(first, loaded)
+            : fixed(
+                "loki",
+                new CheckResult.Skip(
+                    "every org pushes with a tenant of its own (each org's loki row)"));
     return List.of(
-        loki(first, loaded),
+        loki,
         "k8s_lease".equals(first.coordinatorType()) ? k8sRbac(loaded, shards) : rbacSkipped(first));
+  }
+
+  /** Whether the org's {@code sink.loki.tenant_id} differs from the top-level one it inherits. */
+  private static boolean ownTenant(Sf2LokiConfig org, LoadedConfig loaded) {
+    if (!LokiSinkProvider.TYPE.equals(org.sinkType())) {
+      return false;
+    }
+    return !tenant(org.loaded()).equals(tenant(loaded));
+  }
+
+  private static Optional<String> tenant(LoadedConfig loaded) {
+    return LokiSinkConfig.bind(loaded.reader().section("sink.loki")).tenantId();
   }
 
   /** Auth, clock skew, the org's limits, each enabled source's permissions and Pub/Sub topics. */

@@ -47,7 +47,8 @@ public final class OrgsRun {
     for (Shard shard : orgs) {
       String org = shard.org().orElseThrow().name();
       try (DoctorContext context = context(shard)) {
-        for (CheckReport report : run.run(DoctorChecks.ofOrg(shard.config()), context, List.of())) {
+        for (CheckReport report :
+            run.run(DoctorChecks.ofOrg(shard.config(), loaded), context, List.of())) {
           out.add(report.of(org));
         }
       }
