@@ -53,8 +53,10 @@ public interface ShardBalance extends AutoCloseable {
    * entry expires, up to a renew interval after its leases did; a coordinator that waited a whole
    * poll for that would lead the dead replica's shard up to a renew interval past ttl + renew.
    *
-   * @return the time until another replica's roster entry expires (the cap may rise then), or empty
-   *     when nothing is due to change
+   * @return the time until another replica's roster entry expires (the cap may rise then), a
+   *     fraction of a renew interval when a place may come back sooner (another attempt of this
+   *     replica holds one, or an expired entry awaits confirmation), or empty when nothing is due
+   *     to change
    */
   default Optional<Duration> roomMayOpenIn() {
     return Optional.empty();

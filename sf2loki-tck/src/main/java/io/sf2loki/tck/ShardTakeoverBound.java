@@ -20,9 +20,12 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The takeover bound with shards: three replicas share ten shards at cap 4 (4 + 3 + 3), and the
- * busiest is killed again and again at different phases between the renewals. The survivors have
- * room for only part of its shards until its roster entry expires and their cap rises; every one of
- * its shards must still be led again within ttl + renew interval of the kill, as for one lease.
+ * busiest is killed again and again at different phases between the renewals. Where its roster
+ * entry outlives one of its leases, the survivors have room for only part of its shards until that
+ * entry expires and their cap rises. Every one of its shards must still be led again within ttl +
+ * renew interval of the kill, as for one lease, plus the claim itself ({@link #claimAllowance}) and
+ * one short retry (a twentieth of a renew interval) when two of a survivor's shards asked in the
+ * same instant and the place the first took was given back.
  *
  * @param <E> the backend's shard adapter
  */

@@ -16,13 +16,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A replica's view of the {@link Roster}: the members it last saw with their expiries, refreshed by
- * heartbeats and reads. A member counts as live until its entry's expiry, judged now rather than at
- * the last read, so a dead replica stops counting the moment its entry expires (and the survivors'
- * caps rise then, not at their next roster read). A failed heartbeat or read is counted ({@code
- * sf2loki_shard_roster_failures_total}) and warned about once per streak of failures; the view then
- * keeps the last members it saw (one, itself, when it never read the roster: availability over
- * balance). Not thread-safe: the quota calls it from one thread at a time.
+ * A replica's view of the {@link Roster}: the live members it last read (itself always included),
+ * each with its expiry, refreshed by heartbeats and reads. A member whose entry has expired since
+ * the last read still counts until a read confirms it is gone ({@link #outdated} says when a read
+ * is worth it): a heartbeat of that member may have landed since, and dropping it on the clock
+ * alone would let this replica claim beyond its true cap whenever a read failed or came late. A
+ * failed heartbeat or read is counted ({@code sf2loki_shard_roster_failures_total}) and warned
+ * about once per streak of failures; the view then keeps the last members it saw (one, itself, when
+ * it never read the roster: availability over balance). Its I/O is called by one thread at a time
+ * (the quota's roster lock); its queries read one immutable snapshot and may be called from any
+ * thread.
  */
 final class RosterView {
 
@@ -37,7 +40,9 @@ final class RosterView {
   private volatile Map<String, Instant> others = Map.of();
   private volatile long seenAtNanos;
   private volatile boolean seen;
-  private boolean failing;
+  private volatile long triedAtNanos;
+  private volatile boolean tried;
+  private volatile boolean failing;
 
   RosterView(
       Roster roster,
@@ -61,6 +66,7 @@ final class RosterView {
 
   /** Writes this replica's entry, a ttl from now, and takes the live members from the result. */
   void heartbeat() {
+    markTried();
     try {
       RosterDocument written =
           roster.heartbeat(replica, clock.instant().plus(ttl), clock.instant());
@@ -72,6 +78,7 @@ final class RosterView {
 
   /** Reads the live members without writing. */
   void read() {
+    markTried();
     try {
       saw(roster.read());
     } catch (RosterException e) {
@@ -90,27 +97,36 @@ final class RosterView {
     }
   }
 
-  /** The members last seen whose entries have not expired yet, this replica among them. */
+  /** The live members last read, this replica among them. */
   Set<String> members() {
-    Instant now = clock.instant();
-    Set<String> live = new TreeSet<>();
+    Set<String> live = new TreeSet<>(others.keySet());
     live.add(replica);
-    others.forEach(
-        (member, expiry) -> {
-          if (expiry.isAfter(now)) {
-            live.add(member);
-          }
-        });
     return live;
   }
 
-  /** How long until the next other member's entry expires, as last seen; empty when none will. */
+  /** Whether an entry of the last read has expired since: a read would say whether it is gone. */
+  boolean outdated() {
+    Instant now = clock.instant();
+    return others.values().stream().anyMatch(expiry -> !expiry.isAfter(now));
+  }
+
+  /** How long until the next entry of the last read expires; empty when none is due to. */
   Optional<Duration> untilNextExpiry() {
     Instant now = clock.instant();
     return others.values().stream()
         .filter(expiry -> expiry.isAfter(now))
         .min(Instant::compareTo)
         .map(expiry -> Duration.between(now, expiry));
+  }
+
+  /** Whether the last heartbeat or read failed. */
+  boolean failing() {
+    return failing;
+  }
+
+  /** How long ago a read or heartbeat was last tried, failed or not; the longest when never. */
+  long triedAgoNanos() {
+    return tried ? ticker.nanoTime() - triedAtNanos : Long.MAX_VALUE;
   }
 
   /** How long ago the members were last seen; the longest possible value when never. */
@@ -120,6 +136,11 @@ final class RosterView {
 
   String location() {
     return roster.location();
+  }
+
+  private void markTried() {
+    triedAtNanos = ticker.nanoTime();
+    tried = true;
   }
 
   private void saw(RosterDocument document) {

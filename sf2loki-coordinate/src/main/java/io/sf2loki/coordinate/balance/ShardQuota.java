@@ -22,10 +22,11 @@ import org.slf4j.LoggerFactory;
  * roster). Reservations are taken atomically ({@code held + reserved < cap}), so two shards'
  * coordinators of one replica cannot both overshoot; they are granted in the order the coordinators
  * ask. After a confirmed renewal, a replica holding more than its cap hands over the shard it
- * prefers least ({@link Rendezvous}), at most one per renew interval. A member counts until its
- * roster entry expires; a refused coordinator asks {@link #roomMayOpenIn} to poll again then (or a
- * tenth of a renew interval later while another shard's attempt holds a place it may give back)
- * rather than a whole renew interval later.
+ * prefers least ({@link Rendezvous}), at most one per renew interval. A member counts until a read
+ * of the roster no longer lists it (an entry that expired since the last read is confirmed by a
+ * read before the next reservation); a refused coordinator asks {@link #roomMayOpenIn} when to poll
+ * again: when the next entry expires, or within a twentieth of a renew interval when a place may
+ * come back sooner, rather than a whole renew interval later.
  *
  * <p>Roster I/O runs on the coordinator thread that finds a heartbeat due, never under the quota's
  * lock; the others skip it. Thread-safe.
@@ -34,7 +35,10 @@ public final class ShardQuota implements ShardBalance {
 
   private static final Logger LOG = LoggerFactory.getLogger(ShardQuota.class);
 
-  /** While another attempt holds a place, a refused shard asks again this often per interval. */
+  /**
+   * While a place may come back soon (another attempt holds it, an expired roster entry awaits
+   * confirmation), a refused shard asks again this often per renew interval.
+   */
   public static final int IN_FLIGHT_RETRIES = 20;
 
   private final String replica;
@@ -156,34 +160,55 @@ public final class ShardQuota implements ShardBalance {
   @Override
   public Optional<Reservation> reserve(String shard) {
     tick();
+    if (roster.outdated()) {
+      read(); // an entry expired since the last read: gone (a place for us) or heartbeated since
+    }
     Optional<Reservation> granted = tryReserve(shard);
     // Refused at the cap on a view older than a quarter interval: a replica may have died since.
-    if (granted.isEmpty() && roster.ageNanos() > renewNanos / 4 && rosterIo.tryLock()) {
-      try {
-        roster.read();
-      } finally {
-        rosterIo.unlock();
-      }
+    if (granted.isEmpty() && roster.ageNanos() > renewNanos / 4) {
+      read();
       granted = tryReserve(shard);
     }
     return granted;
   }
 
-  @Override
-  public Optional<Duration> roomMayOpenIn() {
-    // a millisecond past the expiry: an entry expiring exactly now still counts
-    Optional<Duration> expiry = roster.untilNextExpiry().map(d -> d.plusMillis(1));
-    if (!inFlight()) {
-      return expiry;
+  /**
+   * Reads the roster unless another thread is at it or a read was tried within the short retry (a
+   * failing roster is then not read on every poll of every shard).
+   */
+  private void read() {
+    if (roster.triedAgoNanos() >= shortRetryNanos() && rosterIo.tryLock()) {
+      try {
+        roster.read();
+      } finally {
+        rosterIo.unlock();
+      }
     }
-    // Another shard's attempt holds a place: if it loses its race (two survivors claiming one
-    // orphaned shard) the place comes back, and this shard must not wait a whole poll for it.
-    Duration soon = Duration.ofNanos(renewNanos / IN_FLIGHT_RETRIES);
-    return Optional.of(expiry.filter(d -> d.compareTo(soon) < 0).orElse(soon));
   }
 
-  private synchronized boolean inFlight() {
-    return !reserved.isEmpty();
+  @Override
+  public Optional<Duration> roomMayOpenIn() {
+    Duration soon = Duration.ofNanos(shortRetryNanos());
+    // Something may change within a fraction of an interval: another attempt holds a place it may
+    // give back (two survivors claiming one orphaned shard), a place was given back since the
+    // refusal, or an expired entry awaits the read that confirms it gone (not while reads fail:
+    // the shards would poll a failing roster every fraction of an interval).
+    if (roomOrInFlight() || (roster.outdated() && !roster.failing())) {
+      return Optional.of(soon);
+    }
+    // a millisecond past the expiry: an entry expiring exactly now is not expired yet
+    return roster
+        .untilNextExpiry()
+        .map(d -> d.plusMillis(1))
+        .map(d -> d.compareTo(soon) < 0 ? soon : d);
+  }
+
+  private long shortRetryNanos() {
+    return renewNanos / IN_FLIGHT_RETRIES;
+  }
+
+  private synchronized boolean roomOrInFlight() {
+    return !reserved.isEmpty() || cap() - held.size() > 0;
   }
 
   private synchronized Optional<Reservation> tryReserve(String shard) {

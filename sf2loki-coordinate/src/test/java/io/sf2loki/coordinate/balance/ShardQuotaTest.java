@@ -163,15 +163,68 @@ class ShardQuotaTest {
   }
 
   @Test
-  void aDeadReplicaStopsCountingTheMomentItsRosterEntryExpiresWithoutARosterRead() {
+  void anExpiredEntryStopsCountingOnceAReadBeforeTheNextReservationConfirmsItGone() {
+    roster.put("b", clock.instant().plus(Duration.ofSeconds(5)));
+    ShardQuota a = quota("a", List.of("x", "y"), 0);
+    a.tick(); // cap 1
+    a.reserve("x").orElseThrow().won();
+    clock.advance(Duration.ofSeconds(5)); // b's entry expired; b never heartbeated again
+    assertThat(a.reserve("y")).isPresent();
+    assertThat(a.replicas()).containsExactly("a");
+  }
+
+  @Test
+  void anEntryThatExpiredSinceTheLastReadKeepsCountingWhileReadsFail() {
     roster.put("b", clock.instant().plus(Duration.ofSeconds(5)));
     ShardQuota a = quota("a", TEN, 0);
     a.tick();
+    roster.failing(true);
+    clock.advance(Duration.ofSeconds(6));
+    TEN.subList(0, 5).forEach(shard -> a.reserve(shard).orElseThrow().won());
+    assertThat(a.reserve("org6")).isEmpty(); // the last known 2 replicas: cap 5
     assertThat(a.cap()).isEqualTo(5);
-    roster.failing(true); // no read can refresh the view
-    clock.advance(Duration.ofSeconds(5));
-    assertThat(a.cap()).isEqualTo(10);
-    assertThat(metrics.get("sf2loki_shard_replicas").gauge().value()).isEqualTo(1);
+    assertThat(metrics.get("sf2loki_shard_replicas").gauge().value()).isEqualTo(2);
+  }
+
+  @Test
+  void aLiveReplicaWhoseLastSeenEntryExpiredAfterAFailedHeartbeatIsNotClaimedAround() {
+    roster.put("b", clock.instant().plusSeconds(19));
+    ShardQuota a = quota("a", TEN, 0);
+    a.tick(); // sees b until 19 s
+    clock.advance(Duration.ofMillis(500));
+    roster.put("b", clock.instant().plus(TTL)); // b heartbeats on
+    clock.advance(RENEW.minusMillis(500));
+    roster.failing(true);
+    a.tick(); // a's heartbeat at 10 s fails: its view still says 19 s
+    roster.failing(false);
+    TEN.subList(0, 5).forEach(shard -> a.reserve(shard).orElseThrow().won());
+    clock.advance(Duration.ofMillis(9_001)); // 19.001 s
+
+    assertThat(a.reserve("org6")).isEmpty();
+    assertThat(a.replicas()).containsExactlyInAnyOrder("a", "b");
+  }
+
+  @Test
+  void aRefusalJustBeforeAnotherAttemptGaveItsPlaceBackRetriesWithinATwentiethOfARenewInterval() {
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
+    ShardQuota a = quota("a", List.of("x", "y"), 0);
+    a.tick(); // cap 1
+    ShardBalance.Reservation x = a.reserve("x").orElseThrow();
+    assertThat(a.reserve("y")).isEmpty();
+    x.cancel(); // between the refusal and the coordinator asking when to poll again
+    assertThat(a.roomMayOpenIn()).contains(RENEW.dividedBy(20));
+  }
+
+  @Test
+  void aRosterThatFailsDoesNotMakeRefusedShardsPollEveryFractionOfAnInterval() {
+    roster.put("b", clock.instant().plus(Duration.ofSeconds(5)));
+    ShardQuota a = quota("a", List.of("x", "y"), 0);
+    a.tick(); // cap 1
+    a.reserve("x").orElseThrow().won();
+    roster.failing(true);
+    clock.advance(Duration.ofSeconds(6));
+    assertThat(a.reserve("y")).isEmpty();
+    assertThat(a.roomMayOpenIn()).isEmpty();
   }
 
   @Test
@@ -202,10 +255,13 @@ class ShardQuotaTest {
   }
 
   @Test
-  void noRosterEntryDueToExpireMeansNoEarlierPoll() {
+  void atTheCapWithNoEntryExpiringSoonTheHintIsLaterThanAPoll() {
+    roster.put("b", clock.instant().plus(Duration.ofHours(1)));
     ShardQuota a = quota("a", List.of("x", "y"), 0);
-    a.tick();
-    assertThat(a.roomMayOpenIn()).isEmpty();
+    a.tick(); // cap 1, b's entry far from expiring
+    a.reserve("x").orElseThrow().won();
+    assertThat(a.reserve("y")).isEmpty();
+    assertThat(a.roomMayOpenIn()).contains(Duration.ofHours(1).plusMillis(1));
   }
 
   @Test
