@@ -1,5 +1,6 @@
 package io.sf2loki.state.internal;
 
+import io.sf2loki.pipeline.Sleeper;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
@@ -21,15 +22,6 @@ public record RetryPolicy(
     Sleeper sleeper,
     DoubleSupplier jitter) {
 
-  /** Waits. */
-  @FunctionalInterface
-  public interface Sleeper {
-    void sleep(Duration duration) throws InterruptedException;
-
-    /** {@link Thread#sleep}. */
-    Sleeper THREAD = d -> Thread.sleep(d.toMillis());
-  }
-
   public RetryPolicy {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1");
@@ -46,7 +38,7 @@ public record RetryPolicy(
         maxAttempts,
         Duration.ofMillis(100),
         Duration.ofSeconds(2),
-        Sleeper.THREAD,
+        Sleeper.SYSTEM,
         () -> java.util.concurrent.ThreadLocalRandom.current().nextDouble());
   }
 

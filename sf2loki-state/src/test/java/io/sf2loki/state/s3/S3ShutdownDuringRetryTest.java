@@ -10,6 +10,7 @@ import io.sf2loki.model.LogEntry;
 import io.sf2loki.pipeline.Pipeline;
 import io.sf2loki.pipeline.PipelineEnvironment;
 import io.sf2loki.pipeline.PipelineOutcome;
+import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
@@ -93,8 +94,7 @@ class S3ShutdownDuringRetryTest {
               "PutObject", Point.BEFORE_SEND, FaultInjector.status(503, "ServiceUnavailable")));
     }
     RetryPolicy slowRetries =
-        new RetryPolicy(
-            10, Duration.ofSeconds(1), Duration.ofSeconds(2), RetryPolicy.Sleeper.THREAD, () -> 0);
+        new RetryPolicy(10, Duration.ofSeconds(1), Duration.ofSeconds(2), Sleeper.SYSTEM, () -> 0);
     S3CheckpointStore store =
         new S3CheckpointStore(
             s3.client,
