@@ -34,6 +34,23 @@ public interface Backoff {
     };
   }
 
+  /**
+   * Exponential backoff that never waits less than the doubled delay: {@code base × 2^(n-1)},
+   * capped at {@code cap}, plus a jitter of up to half of that (so up to 1.5 × {@code cap}). For
+   * reconnects and throttling, where waiting less than the schedule says would hammer the server.
+   */
+  static Backoff exponentialPlusHalf(Duration base, Duration cap, RandomGenerator random) {
+    return attempt -> {
+      long ms = base.toMillis() << Math.min(20, Math.max(0, attempt - 1));
+      long capped = Math.min(cap.toMillis(), ms);
+      long jitter = capped <= 1 ? 0 : random.nextLong(capped / 2 + 1);
+      return Duration.ofMillis(capped + jitter);
+    };
+  }
+
+  /** No wait at all (tests). */
+  Backoff NONE = attempt -> Duration.ZERO;
+
   /** The same wait every time (tests). */
   static Backoff fixed(Duration delay) {
     return attempt -> delay;

@@ -72,4 +72,22 @@ class BackoffTest {
     assertThat(Backoff.honouring(own, Duration.ofSeconds(1), Duration.ofSeconds(60)))
         .isEqualTo(own);
   }
+
+  @Test
+  void plusHalfNeverWaitsLessThanTheDoubledDelayNorMoreThanHalfAgain() {
+    Backoff reconnect =
+        Backoff.exponentialPlusHalf(Duration.ofSeconds(1), Duration.ofSeconds(8), random);
+    for (int attempt = 1; attempt <= 6; attempt++) {
+      long scheduled = Math.min(8_000L, 1_000L << (attempt - 1));
+      for (int i = 0; i < 50; i++) {
+        assertThat(reconnect.delay(attempt).toMillis())
+            .isBetween(scheduled, scheduled + scheduled / 2);
+      }
+    }
+  }
+
+  @Test
+  void noneNeverWaits() {
+    assertThat(Backoff.NONE.delay(7)).isZero();
+  }
 }

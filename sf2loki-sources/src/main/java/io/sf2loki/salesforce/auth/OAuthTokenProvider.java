@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.config.Durations;
 import io.sf2loki.config.SalesforceConfig;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.Secret;
 import java.io.IOException;

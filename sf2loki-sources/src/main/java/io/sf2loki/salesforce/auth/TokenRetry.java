@@ -1,5 +1,6 @@
 package io.sf2loki.salesforce.auth;
 
+import io.sf2loki.pipeline.Backoff;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -36,6 +37,6 @@ public record TokenRetry(int attempts, Backoff backoff) {
   public static TokenRetry standard(RandomGenerator random) {
     return new TokenRetry(
         STANDARD_ATTEMPTS,
-        Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(10), random));
+        Backoff.exponentialPlusHalf(Duration.ofMillis(500), Duration.ofSeconds(10), random));
   }
 }

@@ -1,8 +1,8 @@
 package io.sf2loki.salesforce.limits;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.salesforce.auth.AuthException;
-import io.sf2loki.salesforce.auth.Backoff;
 import io.sf2loki.salesforce.rest.CallObserver;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import java.time.Clock;
@@ -66,7 +66,7 @@ public final class ApiBudget implements CallObserver {
     this.clock = clock;
     this.metrics = new LimitsMetrics(registry);
     this.throttleBackoff =
-        Backoff.exponential(
+        Backoff.exponentialPlusHalf(
             config.throttleBackoff(),
             config.throttleBackoff().multipliedBy(THROTTLE_MAX_FACTOR),
             random);

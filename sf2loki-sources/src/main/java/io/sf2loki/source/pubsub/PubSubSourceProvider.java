@@ -1,7 +1,7 @@
 package io.sf2loki.source.pubsub;
 
 import io.sf2loki.config.SalesforceConfig;
-import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.salesforce.auth.TokenProvider;
 import io.sf2loki.salesforce.limits.ApiBudgetConfig;
 import io.sf2loki.salesforce.org.SalesforceOrgSession;
@@ -125,7 +125,7 @@ public final class PubSubSourceProvider implements SourceProvider {
             env.metrics());
     EventEntries entries = new EventEntries(shaper, schemas, metrics, config);
     Backoff backoff =
-        Backoff.exponential(config.reconnectBase(), config.reconnectMax(), env.random());
+        Backoff.exponentialPlusHalf(config.reconnectBase(), config.reconnectMax(), env.random());
     TopicDiscovery discovery =
         new TopicDiscovery(config, rest, client, env.categoryOwnership(), metrics);
     return new PubSubSource(

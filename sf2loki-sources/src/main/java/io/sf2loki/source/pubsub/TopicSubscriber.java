@@ -5,7 +5,7 @@ import com.salesforce.eventbus.protobuf.ConsumerEvent;
 import io.sf2loki.config.Durations;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
-import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.source.pubsub.client.Batch;
 import io.sf2loki.source.pubsub.client.PubSubCallException;
 import io.sf2loki.source.pubsub.client.PubSubClient;

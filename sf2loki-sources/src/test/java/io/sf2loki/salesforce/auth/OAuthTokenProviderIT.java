@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.testing.MutableClock;
 import io.sf2loki.salesforce.testing.TestKeys;

@@ -3,7 +3,7 @@ package io.sf2loki.salesforce.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;

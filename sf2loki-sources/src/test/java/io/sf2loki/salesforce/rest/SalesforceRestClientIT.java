@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.spi.Secret;

@@ -3,7 +3,7 @@ package io.sf2loki.source.eventlogfile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.ConfigReader;
-import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.limits.ApiBudget;

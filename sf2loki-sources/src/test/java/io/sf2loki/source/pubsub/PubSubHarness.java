@@ -5,7 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.model.LogEntry;
-import io.sf2loki.salesforce.auth.Backoff;
+import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
 import io.sf2loki.salesforce.auth.OAuthTokenProvider;
 import io.sf2loki.salesforce.rest.SalesforceHttpClients;
