@@ -73,17 +73,11 @@ final class TopicSubscriber {
     String key = ReplayIds.key(topic);
     Optional<String> stored = ctx.checkpoint(key);
     Optional<ByteString> id = stored.flatMap(ReplayIds::decode);
+    ReplayStart start = ReplayStart.of(id, config.replayPreset());
     if (stored.isPresent() && id.isEmpty()) {
       metrics.checkpointLoadError();
-      LOG.error(
-          "pubsub {}: stored position '{}' is not a base64 replay id; starting from {}",
-          topic,
-          stored.get(),
-          managed.isPresent()
-              ? "the position Salesforce keeps for the managed subscription"
-              : "replay_preset " + config.replayPreset());
+      start = unreadableStoredPosition(stored.get());
     }
-    ReplayStart start = ReplayStart.of(id, config.replayPreset());
     position = id.orElse(ByteString.EMPTY);
     int attempt = 0;
     while (!ctx.stopRequested()) {
@@ -127,6 +121,34 @@ final class TopicSubscriber {
         return;
       }
     }
+  }
+
+  /**
+   * A stored position that does not even decode is as corrupt as one the server rejects, and is
+   * handled by the same policy: starting from replay_preset instead (LATEST under the default
+   * CUSTOM) would skip every event published while the daemon was down.
+   */
+  private ReplayStart unreadableStoredPosition(String stored) throws InvalidReplayIdException {
+    String shown = "'" + (stored.length() > 64 ? stored.substring(0, 64) + "..." : stored) + "'";
+    if (managed.isPresent()) { // the server keeps a managed subscription's position
+      LOG.error(
+          "pubsub {}: stored position {} is not a base64 replay id; ignored, Salesforce keeps the"
+              + " managed subscription's position",
+          topic,
+          shown);
+      return ReplayStart.of(Optional.empty(), config.replayPreset());
+    }
+    String description = "not a base64 replay id";
+    if (config.invalidReplay() == PubSubConfig.InvalidReplay.FAIL) {
+      throw new InvalidReplayIdException(topic, shown, description);
+    }
+    metrics.replayFallback(topic);
+    LOG.error(
+        "pubsub {}: stored position {} is {}; resuming from EARLIEST (duplicates possible, no gap)",
+        topic,
+        shown,
+        description);
+    return ReplayStart.earliest();
   }
 
   private void report(StreamFailure f) {

@@ -157,14 +157,32 @@ class PubSubSourceIT extends PubSubTestBase {
   }
 
   @Test
-  void aStoredPositionThatIsNotBase64IsCountedAndThePresetUsed() throws Exception {
+  void aStoredPositionThatIsNotBase64ResumesFromEarliestLikeARejectedReplayId() throws Exception {
     harness(FakePubSub.builder());
-    publish(1);
-    try (PubSubHarness.Run run =
-        h.start(TOPICS + ", replay_preset = EARLIEST", Map.of("pubsub:" + LOGIN, "not base64!"))) {
-      await().atMost(wait(10)).until(() -> run.ctx.lines().size() == 1);
+    publish(3); // published while the daemon was down: replay_preset CUSTOM alone means LATEST
+    try (PubSubHarness.Run run = h.start(TOPICS, Map.of("pubsub:" + LOGIN, "not base64!"))) {
+      await().atMost(wait(10)).until(() -> run.ctx.lines().size() == 3);
       assertThat(h.metrics.find("sf2loki_checkpoint_load_errors").counter().count()).isEqualTo(1);
+      assertThat(h.counter("sf2loki_pubsub_replay_fallbacks", LOGIN)).isEqualTo(1);
+      assertThat(
+              h.pubsub.fetches().stream().filter(RecordedFetch::first).map(RecordedFetch::preset))
+          .containsExactly("EARLIEST")
+          .doesNotContain("LATEST");
     }
+  }
+
+  @Test
+  void aStoredPositionThatIsNotBase64EndsTheRunWhenThePolicyIsFail() throws Exception {
+    harness(FakePubSub.builder());
+    PubSubHarness.Run run =
+        h.start(TOPICS + ", invalid_replay_id = fail", Map.of("pubsub:" + LOGIN, "not base64!"));
+    await().atMost(wait(10)).until(run.task::isDone);
+    org.assertj.core.api.Assertions.assertThatThrownBy(run.task::get)
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(InvalidReplayIdException.class)
+        .rootCause()
+        .hasMessageContaining("'not base64!'", "invalid_replay_id = fail");
+    assertThat(h.pubsub.fetches()).isEmpty();
   }
 
   @Test
