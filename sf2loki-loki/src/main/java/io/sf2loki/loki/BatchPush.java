@@ -7,6 +7,7 @@ import io.sf2loki.loki.WindowPlan.Reason;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
 import io.sf2loki.spi.RetryableSinkException;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -83,7 +84,11 @@ final class BatchPush {
   private void absorb(WindowPlan plan) throws InterruptedException {
     placements.putAll(plan.placements());
     for (Placement d : plan.dropped()) {
-      dropByPolicy(d);
+      if (d.action() == Action.UNCONFIRMED) {
+        unconfirmed(d);
+      } else {
+        dropByPolicy(d);
+      }
     }
     if (plan.holdUntilNanos() != Long.MIN_VALUE) {
       parts.hold(plan);
@@ -166,7 +171,18 @@ final class BatchPush {
       return;
     }
     EncodedBody body = encoded.isPresent() ? encoded.get() : parts.encode(send);
-    LokiHttpTransport.Response r = parts.sender().send(body);
+    if (parts.replaying()) {
+      pinning(send);
+    }
+    LokiHttpTransport.Response r;
+    try {
+      r = parts.sender().send(body);
+    } catch (RetryableSinkException | InterruptedException e) {
+      if (parts.replaying()) {
+        parts.ledger().unanswered(originals(send));
+      }
+      throw e;
+    }
     if (r.status() < 300) {
       delivered(send, body);
       return;
@@ -192,9 +208,30 @@ final class BatchPush {
     deliver(sorted.subList(mid, sorted.size()), Optional.empty(), version);
   }
 
+  /** Records where {@code send} goes before it is pushed ({@link PlacementLedger}). */
+  private void pinning(List<LogEntry> send) throws RetryableSinkException {
+    List<PlacementLedger.Pin> pins = new ArrayList<>(send.size());
+    for (LogEntry e : send) {
+      Placement p = placements.get(e);
+      boolean moved = p != null && p.action() != Action.HELD; // held: pushed as it is
+      pins.add(
+          new PlacementLedger.Pin(
+              p == null ? e : p.original(), moved ? Optional.of(p) : Optional.empty()));
+    }
+    try {
+      parts.ledger().placing(pins);
+    } catch (IOException e) {
+      throw new RetryableSinkException(
+          "cannot record where the entries go before pushing them: " + e.getMessage(), 0, null, e);
+    }
+  }
+
   private void delivered(List<LogEntry> send, EncodedBody body) {
     parts.metrics().bytesPushed(body.bytes().length);
     deliveredParts.add(send);
+    if (parts.replaying()) {
+      parts.ledger().stored(originals(send));
+    }
     StringMap only = send.get(0).labels();
     for (LogEntry e : send) {
       if (e.labels() != only && !e.labels().equals(only)) {
@@ -293,6 +330,10 @@ final class BatchPush {
       dropByPolicy(p);
       return;
     }
+    if (p.action() == Action.UNCONFIRMED) {
+      unconfirmed(p);
+      return;
+    }
     placements.put(p.placed(), p);
     deliverByStreams(List.of(p.placed()), Optional.empty(), parts.planner().newest().version());
   }
@@ -319,6 +360,18 @@ final class BatchPush {
     parts.deadLetter(d.original(), d.reason().tag, 0, why);
   }
 
+  /**
+   * Not pushed: Loki refuses where an earlier push put it, which may have stored it. Left to the
+   * operator (the dead-letter file says why), never counted as dropped by the daemon's policies.
+   */
+  private void unconfirmed(Placement p) {
+    resolved.add(p.original());
+    parts.ledger().unconfirmed(p.original());
+    String why = parts.explain(p);
+    report.add(p.original(), outcome(p), why, true);
+    parts.deadLetter(p.original(), "unconfirmed", 0, why);
+  }
+
   private void dropRejected(LogEntry original, LokiHttpTransport.Response r) {
     String reason = r.status() == 413 ? "oversized_413" : "bad_request";
     resolved.add(original);
@@ -342,6 +395,7 @@ final class BatchPush {
       case RETIMESTAMPED -> "Re-timestamped";
       case HELD -> "Held back";
       case DROPPED -> "Dropped";
+      case UNCONFIRMED -> "Not pushed again";
     };
   }
 }

@@ -14,6 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.TreeMap;
@@ -25,7 +26,8 @@ import java.util.TreeMap;
  * holds log data. Every record is fsynced before {@link #append} returns, so a dropped entry's only
  * copy survives a crash. When a record would take the file past {@code maxBytes} the file is first
  * rotated to {@code <path>.1} (replacing the previous one), so at most twice {@code maxBytes} is
- * kept. Thread-safe.
+ * kept; the file's {@link ReplayJournal} goes with it, so a replay of {@code <path>.1} still knows
+ * what a replay of {@code <path>} pushed. Thread-safe.
  */
 final class DeadLetterFile {
 
@@ -81,20 +83,36 @@ final class DeadLetterFile {
     if (size > 0 && size + incoming > maxBytes) {
       Files.move(
           path, rotated, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Path journal = ReplayJournal.pathFor(path);
+      Path rotatedJournal = ReplayJournal.pathFor(rotated);
+      if (Files.exists(journal)) {
+        Files.move(
+            journal,
+            rotatedJournal,
+            StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
+      } else {
+        Files.deleteIfExists(rotatedJournal); // it described the rotated file just replaced
+      }
       DurableFiles.syncDirectory(DurableFiles.directoryOf(path));
     }
+  }
+
+  /** The attributes that create a file 0600 where the file system has POSIX permissions. */
+  static FileAttribute<?>[] ownerOnly() {
+    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+      return new FileAttribute<?>[] {
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+      };
+    }
+    return new FileAttribute<?>[0];
   }
 
   private void createIfMissing() throws IOException {
     if (Files.exists(path)) {
       return;
     }
-    if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-      Files.createFile(
-          path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } else {
-      Files.createFile(path);
-    }
+    Files.createFile(path, ownerOnly());
     DurableFiles.syncDirectory(DurableFiles.directoryOf(path));
   }
 }

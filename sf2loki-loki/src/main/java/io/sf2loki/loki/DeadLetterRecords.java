@@ -11,7 +11,8 @@ import java.util.TreeMap;
 /**
  * Reads the records {@link DeadLetterFile} writes back into entries, for {@code deadletter replay}.
  * The format is defined once, there; this is its reader. A replayed entry carries no checkpoint:
- * its source's position moved on when it was dropped.
+ * its source's position moved on when it was dropped ({@link ReplayJournal#track} gives it its
+ * record's identity instead).
  */
 public final class DeadLetterRecords {
 

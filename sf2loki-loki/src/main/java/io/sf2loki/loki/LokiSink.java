@@ -60,6 +60,7 @@ public final class LokiSink implements Sink, AutoCloseable {
   private final Sleeper sleeper;
   private final PushSender sender;
   private final WindowPlanner planner;
+  private final PlacementLedger ledger;
   private final Parts parts = new Parts();
   private final PreparedBatches prepared = new PreparedBatches();
   private final AtomicReference<Instant> lastHoldWarning = new AtomicReference<>(Instant.MIN);
@@ -81,7 +82,8 @@ public final class LokiSink implements Sink, AutoCloseable {
             .map(p -> new DeadLetterFile(p, b.config.deadLetterMaxBytes(), b.clock));
     this.sleeper = b.sleeper;
     this.sender = new PushSender(transport, metrics, b.clock, Urls.redact(b.config.pushUrl()));
-    this.planner = new WindowPlanner(b.config.windows(), new StreamNewest());
+    this.ledger = b.ledger;
+    this.planner = new WindowPlanner(b.config.windows(), new StreamNewest(), b.ledger);
   }
 
   /**
@@ -182,6 +184,16 @@ public final class LokiSink implements Sink, AutoCloseable {
       return config.windows();
     }
 
+    /** Where a replay's entries were pushed before; {@link PlacementLedger#NONE} for the daemon. */
+    PlacementLedger ledger() {
+      return ledger;
+    }
+
+    /** Whether pushes are recorded in a {@link PlacementLedger} ({@code deadletter replay}). */
+    boolean replaying() {
+      return ledger != PlacementLedger.NONE;
+    }
+
     EncodedBody encode(List<LogEntry> entries) throws RetryableSinkException {
       return LokiSink.this.encode(entries);
     }
@@ -233,6 +245,7 @@ public final class LokiSink implements Sink, AutoCloseable {
                 + ", the event time kept in structured metadata "
                 + TimeWindowConfig.EVENT_TIME_KEY;
         case HELD -> rule + "; the push waited until Loki accepts them";
+        case UNCONFIRMED -> unconfirmed(p, w);
         case DROPPED ->
             rule
                 + "; dropped by sink.loki."
@@ -241,6 +254,23 @@ public final class LokiSink implements Sink, AutoCloseable {
                     : "late_policy")
                 + " = drop";
       };
+    }
+
+    private String unconfirmed(WindowPlan.Placement p, TimeWindowConfig w) {
+      String rule =
+          p.reason() == WindowPlan.Reason.TOO_OLD
+              ? "older than sink.loki.max_age (" + Durations.format(w.maxAge()) + ")"
+              : "more than sink.loki.out_of_order_window ("
+                  + Durations.format(w.outOfOrderWindow())
+                  + ") behind the newest entry of that stream";
+      return "an earlier replay pushed them stamped "
+          + WindowPlanner.eventTime(p.placed().timestampNanos())
+          + " into "
+          + LokiStream.selector(p.placed().labels())
+          + ", which is now "
+          + rule
+          + "; that push may have stored them (its answer was never recorded), so they are not"
+          + " placed anew: check whether Loki holds them";
     }
 
     /**
@@ -276,6 +306,7 @@ public final class LokiSink implements Sink, AutoCloseable {
     private Sleeper sleeper = Sleeper.SYSTEM;
     private String userAgent = defaultUserAgent();
     private Set<String> extraLabelNames = Set.of();
+    private PlacementLedger ledger = PlacementLedger.NONE;
 
     private Builder(LokiSinkConfig config, MeterRegistry registry, Clock clock) {
       this.config = Objects.requireNonNull(config, "config");
@@ -298,6 +329,12 @@ public final class LokiSink implements Sink, AutoCloseable {
     /** Stream label names allowed beyond the allowlist (promoted ELF labels, backfill). */
     public Builder extraLabelNames(Set<String> names) {
       this.extraLabelNames = Set.copyOf(names);
+      return this;
+    }
+
+    /** Where a replay's entries were pushed before ({@code deadletter replay}); none unless set. */
+    Builder placementLedger(PlacementLedger ledger) {
+      this.ledger = Objects.requireNonNull(ledger, "ledger");
       return this;
     }
 

@@ -20,25 +20,49 @@ public final class LokiSinkProvider implements SinkProvider {
   }
 
   @Override
-  public Factory configure(ConfigSection section) {
-    LokiSinkConfig config = LokiSinkConfig.bind(section);
-    return new Factory() {
-      @Override
-      public Map<String, String> labels() {
-        return config.labels();
-      }
+  public LokiFactory configure(ConfigSection section) {
+    return new LokiFactory(LokiSinkConfig.bind(section));
+  }
 
-      @Override
-      public String target() {
-        return Urls.redact(config.pushUrl());
-      }
+  /** A bound {@code sink.loki} section: creates the daemon's sink, or a replay's. */
+  public static final class LokiFactory implements Factory {
 
-      @Override
-      public Sink create(SinkEnvironment environment) throws IOException {
-        return LokiSink.builder(config, environment.metrics(), environment.clock())
-            .extraLabelNames(environment.promotedLabels())
-            .build();
-      }
-    };
+    private final LokiSinkConfig config;
+
+    LokiFactory(LokiSinkConfig config) {
+      this.config = config;
+    }
+
+    @Override
+    public Map<String, String> labels() {
+      return config.labels();
+    }
+
+    @Override
+    public String target() {
+      return Urls.redact(config.pushUrl());
+    }
+
+    @Override
+    public Sink create(SinkEnvironment environment) throws IOException {
+      return builder(environment).build();
+    }
+
+    /**
+     * The sink of {@code deadletter replay}: it pushes each entry {@linkplain ReplayJournal#track
+     * tracked} by {@code journal} where an earlier replay pushed it, and records there where it
+     * pushes it and what Loki stored.
+     *
+     * @throws IOException when the CA file cannot be loaded
+     */
+    public LokiSink createForReplay(SinkEnvironment environment, ReplayJournal journal)
+        throws IOException {
+      return builder(environment).placementLedger(journal).build();
+    }
+
+    private LokiSink.Builder builder(SinkEnvironment environment) {
+      return LokiSink.builder(config, environment.metrics(), environment.clock())
+          .extraLabelNames(environment.promotedLabels());
+    }
   }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
  * @param send the entries to push, in batch order: on-time ones as they were, the others as placed
  * @param placements how each entry of {@code send} that is not as it was came to be, by identity of
  *     the placed entry
- * @param dropped entries the configured {@code drop} policy removed from {@code send}
+ * @param dropped entries removed from {@code send}: by the configured {@code drop} policy, or not
+ *     pushed again ({@link Action#UNCONFIRMED})
  * @param holdUntilNanos the push must not start before this wall-clock time (nanoseconds since the
  *     epoch) because of held too-new entries; {@link Long#MIN_VALUE} when nothing is held
  * @param version the {@link StreamNewest#version()} the plan was made under
@@ -47,7 +48,12 @@ record WindowPlan(
     ROUTED("routed"),
     RETIMESTAMPED("retimestamped"),
     HELD("held"),
-    DROPPED("dropped");
+    DROPPED("dropped"),
+    /**
+     * Not pushed: Loki refuses where an earlier push of a replay put it ({@link PlacementLedger}),
+     * and that push may have stored it, so placing it anew could store it twice.
+     */
+    UNCONFIRMED("unconfirmed");
 
     final String tag;
 
@@ -60,7 +66,8 @@ record WindowPlan(
    * One entry's placement.
    *
    * @param original the entry as the source made it (and as shaped)
-   * @param placed what is pushed instead (the original itself when held; unused when dropped)
+   * @param placed what is pushed instead (the original itself when held; unused when dropped; the
+   *     pinned placement Loki refuses when unconfirmed)
    * @param reason which rule it broke
    * @param action what the policy did
    */

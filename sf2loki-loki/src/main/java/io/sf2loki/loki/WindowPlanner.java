@@ -12,9 +12,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -32,24 +32,43 @@ import java.util.TreeMap;
  *
  * <p>Re-timestamping never moves a stream's window: a late or too-old entry takes the newest
  * timestamp known for its stream (as Vector's {@code rewrite_timestamp} does), so the live data
- * behind it is not made late in turn. Thread-safe (one plan at a time).
+ * behind it is not made late in turn. That target moves with the clock and the stream, so a
+ * replay's entry pushed once is <em>pinned</em> ({@link PlacementLedger}): planned where it went
+ * before, so that Loki drops the copy, unless that is now outside Loki's windows. Then it is placed
+ * afresh only when no push can have stored it, and is otherwise left out as {@link
+ * Action#UNCONFIRMED}. Thread-safe (one plan at a time).
  */
 final class WindowPlanner {
 
   private final TimeWindowConfig config;
   private final StreamNewest newest;
+  private final PlacementLedger ledger;
+  private final boolean pinning;
   private final long windowNanos;
   private final long graceNanos;
   private final long maxAgeNanos;
+  private final long pinMaxAgeNanos;
   private final long maxHoldNanos;
   private final LabelSetMemo<StringMap[]> lateLabels = new LabelSetMemo<>();
 
   WindowPlanner(TimeWindowConfig config, StreamNewest newest) {
+    this(config, newest, PlacementLedger.NONE);
+  }
+
+  /**
+   * @param ledger where entries were pushed before: a pinned entry is planned where it was pushed
+   */
+  WindowPlanner(TimeWindowConfig config, StreamNewest newest, PlacementLedger ledger) {
     this.config = config;
     this.newest = newest;
+    this.ledger = ledger;
+    this.pinning = ledger != PlacementLedger.NONE;
     this.windowNanos = config.outOfOrderWindow().toNanos();
     this.graceNanos = config.creationGracePeriod().toNanos();
     this.maxAgeNanos = config.maxAge().minus(TimeWindowConfig.MAX_AGE_MARGIN).toNanos();
+    // A pin is pushed now or never, so it keeps its place up to Loki's own limit: a plan made
+    // again a moment later must not find the oldest stamp it gave out too old.
+    this.pinMaxAgeNanos = config.maxAge().toNanos();
     this.maxHoldNanos = config.maxHold().toNanos();
   }
 
@@ -76,19 +95,19 @@ final class WindowPlanner {
     long version = newest.version();
     long nowNanos = nanos(now);
     Map<StringMap, long[]> streams = new HashMap<>(); // labels -> {newest before, newest on time}
+    PlanDraft draft = new PlanDraft(entries);
     List<Integer> outside = null;
     List<Reason> reasons = null;
     StringMap lastLabels = null;
     long[] last = null;
     for (int i = 0; i < entries.size(); i++) {
       LogEntry e = entries.get(i);
+      if (pinning && keepPin(draft, i, e, streams, before, nowNanos)) {
+        continue;
+      }
       if (e.labels() != lastLabels) {
         lastLabels = e.labels();
-        last = streams.get(lastLabels);
-        if (last == null) {
-          last = new long[] {newestBefore(lastLabels, before), Long.MIN_VALUE};
-          streams.put(lastLabels, last);
-        }
+        last = stream(streams, lastLabels, before);
       }
       Reason r = classify(e.timestampNanos(), last[0], nowNanos);
       if (r == null) {
@@ -110,10 +129,47 @@ final class WindowPlanner {
         });
     Map<StringMap, Long> snapshot = new HashMap<>(streams.size() * 2);
     streams.forEach((labels, n) -> snapshot.put(labels, n[0]));
-    if (outside == null) {
+    if (outside == null && !draft.changed()) {
       return new WindowPlan(entries, Map.of(), List.of(), Long.MIN_VALUE, version, snapshot, now);
     }
-    return placeOutside(entries, outside, reasons, now, version, snapshot);
+    return placeOutside(
+        entries, draft, outside == null ? List.of() : outside, reasons, now, version, snapshot);
+  }
+
+  /** {@code {newest before, newest on time}} of {@code labels}, created on first use. */
+  private long[] stream(Map<StringMap, long[]> streams, StringMap labels, Map<StringMap, Long> b) {
+    return streams.computeIfAbsent(labels, l -> new long[] {newestBefore(l, b), Long.MIN_VALUE});
+  }
+
+  /**
+   * Whether entry {@code i} is settled by its pin ({@link PlacementLedger}): planned where it was
+   * pushed before, or left out because Loki refuses that now and an earlier push may have stored
+   * it. A pin Loki refuses that no push can have stored is released, and the entry placed afresh.
+   */
+  private boolean keepPin(
+      PlanDraft draft,
+      int i,
+      LogEntry e,
+      Map<StringMap, long[]> streams,
+      Map<StringMap, Long> before,
+      long now) {
+    Optional<PlacementLedger.Pin> pin = ledger.pin(e);
+    if (pin.isEmpty()) {
+      return false;
+    }
+    LogEntry p = pin.get().placed();
+    long[] s = stream(streams, p.labels(), before);
+    Reason r = refused(p.timestampNanos(), s[0], now);
+    if (r == null) {
+      s[1] = Math.max(s[1], p.timestampNanos());
+      pin.get().moved().ifPresent(moved -> draft.replace(i, moved));
+      return true;
+    }
+    if (ledger.release(e)) {
+      return false;
+    }
+    draft.remove(i, new Placement(e, p, r, Action.UNCONFIRMED));
+    return true;
   }
 
   private long newestBefore(StringMap labels, Map<StringMap, Long> before) {
@@ -126,6 +182,7 @@ final class WindowPlanner {
 
   private WindowPlan placeOutside(
       List<LogEntry> entries,
+      PlanDraft draft,
       List<Integer> outside,
       List<Reason> reasons,
       Instant at,
@@ -138,32 +195,21 @@ final class WindowPlanner {
     }
     java.util.Arrays.sort(
         order, Comparator.comparingLong(k -> entries.get(outside.get(k)).timestampNanos()));
-    LogEntry[] send = entries.toArray(new LogEntry[0]);
-    Map<LogEntry, Placement> placements = new IdentityHashMap<>();
-    List<Placement> dropped = new ArrayList<>();
     long holdUntil = Long.MIN_VALUE;
     for (Integer k : order) {
       int i = outside.get(k);
-      Placement p = place(send[i], reasons.get(k), now);
+      Placement p = place(entries.get(i), reasons.get(k), now);
       if (p.action() == Action.DROPPED) {
-        dropped.add(p);
-        send[i] = null;
+        draft.remove(i, p);
         continue;
       }
       if (p.action() == Action.HELD) {
         holdUntil = Math.max(holdUntil, p.original().timestampNanos() - graceNanos);
       }
-      placements.put(p.placed(), p);
-      send[i] = p.placed();
-    }
-    List<LogEntry> out = new ArrayList<>(send.length);
-    for (LogEntry e : send) {
-      if (e != null) {
-        out.add(e);
-      }
+      draft.replace(i, p);
     }
     return new WindowPlan(
-        List.copyOf(out), placements, List.copyOf(dropped), holdUntil, version, snapshot, at);
+        draft.send(), draft.placements(), draft.removed(), holdUntil, version, snapshot, at);
   }
 
   /** Which rule {@code ts} breaks against a stream whose newest is {@code streamNewest}, if any. */
@@ -180,11 +226,29 @@ final class WindowPlanner {
     return null;
   }
 
+  /** Which rule a pinned entry at {@code ts} breaks now, of those that only get worse with time. */
+  private Reason refused(long ts, long streamNewest, long now) {
+    if (ts < now - pinMaxAgeNanos) {
+      return Reason.TOO_OLD;
+    }
+    if (streamNewest != StreamNewest.UNKNOWN && ts < streamNewest - windowNanos) {
+      return Reason.TOO_FAR_BEHIND;
+    }
+    return null;
+  }
+
   /**
    * The placement of {@code e} (an original entry) known to break {@code reason}, at {@code now}:
-   * from a plan, or after Loki rejected it for that reason.
+   * from a plan, or after Loki rejected it for that reason. A pinned entry that an earlier push may
+   * have stored is {@link Action#UNCONFIRMED}, never placed anew.
    */
   synchronized Placement place(LogEntry e, Reason reason, Instant now) {
+    if (pinning) {
+      Optional<PlacementLedger.Pin> pin = ledger.pin(e);
+      if (pin.isPresent() && !ledger.release(e)) {
+        return new Placement(e, pin.get().placed(), reason, Action.UNCONFIRMED);
+      }
+    }
     return place(e, reason, nanos(now));
   }
 

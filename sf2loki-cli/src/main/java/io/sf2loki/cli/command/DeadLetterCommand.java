@@ -5,9 +5,11 @@ import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.LaneConfig;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.engine.ConfiguredEngine;
+import io.sf2loki.loki.LokiSink;
+import io.sf2loki.loki.LokiSinkProvider;
+import io.sf2loki.loki.ReplayJournal;
 import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.pipeline.Sleeper;
-import io.sf2loki.spi.Sink;
 import io.sf2loki.spi.SinkEnvironment;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -41,16 +43,19 @@ public final class DeadLetterCommand {
   @Spec CommandSpec spec;
 
   /**
-   * Replays FILE through the configured sink. Entries rejected again are dropped and written to
-   * {@code FILE.rejected}, never to the file being read. Exit 0 when every entry was accepted, 1
-   * when some were rejected again, lines were malformed, or the sink kept failing.
+   * Replays FILE through the configured sink, recording in {@code FILE.replay} where each record
+   * went and which ones Loki stored, so that running it again stores nothing twice. Entries
+   * rejected again are dropped and written to {@code FILE.rejected}, never to the file being read.
+   * Exit 0 when every entry was accepted or had been before, 1 when some were rejected again or
+   * left unconfirmed, lines were malformed, or the sink kept failing.
    */
   @Command(
       name = "replay",
       mixinStandardHelpOptions = true,
       description = {
         "Push the entries of a dead-letter file to Loki again (the daemon may keep running).",
-        "Entries rejected again go to FILE.rejected; replaying twice is harmless."
+        "Entries rejected again go to FILE.rejected. FILE.replay records what was pushed and",
+        "stored, so running it again pushes nothing twice."
       })
   int replay(
       @Mixin GlobalOptions options,
@@ -78,20 +83,27 @@ public final class DeadLetterCommand {
         Sf2LokiConfig.bind(
             new ConfigLoader(environment.classLoader(), variables).load(options.configFile()),
             environment.providers());
+    if (!(config.sink() instanceof LokiSinkProvider.LokiFactory loki)) {
+      throw new CommandFailedException(
+          "deadletter replay needs sink.type = "
+              + LokiSinkProvider.TYPE
+              + ": the dead-letter file is the Loki sink's");
+    }
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RandomGenerator random = RandomGenerator.getDefault();
-    Sink sink =
-        config
-            .sink()
-            .create(
-                new SinkEnvironment(
-                    Clock.systemUTC(), registry, random, ConfiguredEngine.promotedLabels(config)));
+    Clock clock = Clock.systemUTC();
     LaneConfig lanes = config.lanes();
     DeadLetterReplay.Outcome outcome;
-    try {
+    try (ReplayJournal journal = ReplayJournal.open(file, clock);
+        LokiSink sink =
+            loki.createForReplay(
+                new SinkEnvironment(
+                    clock, registry, random, ConfiguredEngine.promotedLabels(config)),
+                journal)) {
       outcome =
           new DeadLetterReplay(
                   sink,
+                  journal,
                   registry,
                   Backoff.exponential(lanes.retryMinBackoff(), lanes.retryMaxBackoff(), random),
                   Sleeper.SYSTEM,
@@ -100,8 +112,6 @@ public final class DeadLetterCommand {
                   lanes.maxBytes(),
                   lanes.maxRetryAfter())
               .replay(file);
-    } finally {
-      close(sink);
     }
     return report(environment.out(), file, rejected, outcome);
   }
@@ -114,8 +124,17 @@ public final class DeadLetterCommand {
             + " entries of "
             + file
             + " replayed"
+            + (outcome.skipped() > 0 ? ", " + outcome.skipped() + " already replayed, skipped" : "")
             + (outcome.rejectedAgain() > 0
                 ? ", " + outcome.rejectedAgain() + " rejected again (written to " + rejected + ")"
+                : "")
+            + (outcome.unconfirmed() > 0
+                ? ", "
+                    + outcome.unconfirmed()
+                    + " unconfirmed (written to "
+                    + rejected
+                    + ": an earlier replay that did not finish pushed them where Loki now refuses"
+                    + " them, and may have stored them; check Loki before replaying that file)"
                 : "")
             + (outcome.malformed().isEmpty()
                 ? ""
@@ -123,16 +142,10 @@ public final class DeadLetterCommand {
     for (String line : outcome.malformed()) {
       out.println("deadletter replay: skipped " + line);
     }
-    return outcome.rejectedAgain() > 0 || !outcome.malformed().isEmpty() ? 1 : 0;
-  }
-
-  private static void close(Sink sink) {
-    if (sink instanceof AutoCloseable closeable) {
-      try {
-        closeable.close();
-      } catch (Exception e) {
-        // Closing only releases the HTTP client; every push already returned.
-      }
-    }
+    return outcome.rejectedAgain() > 0
+            || outcome.unconfirmed() > 0
+            || !outcome.malformed().isEmpty()
+        ? 1
+        : 0;
   }
 }
