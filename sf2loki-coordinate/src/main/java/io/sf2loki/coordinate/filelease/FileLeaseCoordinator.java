@@ -206,7 +206,8 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
     if (!(read instanceof LeaseRead.Present)) {
       // the confirming read must start by the last chance too, after a pause that may overshoot
       if (pastLastChance(verifyPause.plus(renewals().margin()))) {
-        return failed(describe(read), "cannot confirm file lease " + location());
+        return failed(
+            "ownership unconfirmed: " + describe(read), "cannot confirm file lease " + location());
       }
       pause(verifyPause, stop);
       late = startedLate("the confirming read");
@@ -246,7 +247,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
   /**
    * A renewal step failed: retried while a retry can start a margin before the last chance (see
-   * {@link io.sf2loki.coordinate.internal.RenewalSchedule}), else the leader steps down now.
+   * {@link RenewalSchedule}), else the leader steps down now.
    */
   private Optional<String> failed(String detail, String what) {
     Optional<Duration> retryIn = renewals().retry(lastChanceNanos());
