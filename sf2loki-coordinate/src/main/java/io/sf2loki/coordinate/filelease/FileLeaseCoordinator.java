@@ -5,6 +5,7 @@ import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
 import io.sf2loki.coordinate.internal.DuplicateHolderException;
 import io.sf2loki.coordinate.internal.EpochRule;
 import io.sf2loki.coordinate.internal.LeaseTerm;
+import io.sf2loki.coordinate.internal.RenewalSchedule;
 import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.files.StrayFiles;
 import io.sf2loki.spi.CoordinatorEnvironment;
@@ -28,8 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Campaigning never retries a failed read or write itself: it throws a {@link
  * CoordinatorException} (EACCES, EROFS, ENOTDIR, ENOSPC permanent, other I/O errors transient) and
- * the engine backs off. While a term is held, failures are retried until the last good renewal is a
- * ttl old.
+ * the engine backs off. While a term is held, failures are retried (see {@link RenewalSchedule})
+ * while a retry can still start before the last chance.
  *
  * <p>Wall-clock expiry is compared across hosts (NTP required; ttl must exceed the worst skew);
  * local durations use the injected {@link Ticker}. Run on one thread; see {@link
@@ -197,15 +198,22 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
 
   @Override
   protected Optional<String> renew(LeaseTerm term, StopSignal stop) throws InterruptedException {
-    if (pastLastChance(Duration.ZERO)) {
-      return Optional.of(outOfTime("the renewal started late (paused?)"));
+    Optional<String> late = startedLate("the renewal");
+    if (late.isPresent()) {
+      return late;
     }
     LeaseRead read = storage.read();
     if (!(read instanceof LeaseRead.Present)) {
-      if (pastLastChance(verifyPause)) {
-        return Optional.of(outOfTime(describe(read)));
+      // the confirming read must start by the last chance too, after a pause that may overshoot
+      if (pastLastChance(verifyPause.plus(renewals().margin()))) {
+        return failed(
+            "ownership unconfirmed: " + describe(read), "cannot confirm file lease " + location());
       }
       pause(verifyPause, stop);
+      late = startedLate("the confirming read");
+      if (late.isPresent()) {
+        return late;
+      }
       read = storage.read();
     }
     if (read instanceof LeaseRead.Present p) {
@@ -233,12 +241,33 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       LOG.warn("file lease {} disappeared while held; rewriting it", location());
       return write(term);
     }
-    String detail = describe(read);
-    if (pastLastChance(Duration.ZERO)) {
-      return Optional.of(outOfTime("ownership unconfirmed: " + detail));
+    return failed(
+        "ownership unconfirmed: " + describe(read), "cannot confirm file lease " + location());
+  }
+
+  /**
+   * A renewal step failed: retried while a retry can start a margin before the last chance (see
+   * {@link RenewalSchedule}), else the leader steps down now.
+   */
+  private Optional<String> failed(String detail, String what) {
+    Optional<Duration> retryIn = renewals().retry(lastChanceNanos());
+    if (retryIn.isEmpty()) {
+      return Optional.of(outOfTime(detail));
     }
-    LOG.warn("cannot confirm file lease {} ({}); will retry", location(), detail);
+    LOG.warn(
+        "{} ({}); retrying in {} ms, {} ms before the last chance to renew",
+        what,
+        detail,
+        retryIn.get().toMillis(),
+        Duration.ofNanos(lastChanceNanos() - ticker.nanoTime()).toMillis());
     return Optional.empty();
+  }
+
+  /** The step about to start is past the last chance: the wake-up came later than planned. */
+  private Optional<String> startedLate(String step) {
+    return renewals()
+        .lateFor(lastChanceNanos())
+        .map(late -> outOfTime(RenewalSchedule.startedLate(step, late, "its last chance")));
   }
 
   private static String describe(LeaseRead read) {
@@ -269,29 +298,24 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
         + ")";
   }
 
-  /** Sooner than the renew interval when that would pass the last chance to renew. */
-  @Override
-  protected Duration untilNextRenewal() {
-    long left = lastChanceNanos() - ticker.nanoTime();
-    return left < renewInterval.toNanos() ? Duration.ofNanos(Math.max(0, left)) : renewInterval;
-  }
-
   private Optional<String> write(LeaseTerm term) {
     if (term.hasLapsed()) {
       return Optional.of("lease lapsed before it could be renewed (paused past the ttl?)");
     }
-    if (pastLastChance(Duration.ZERO)) {
-      return Optional.of(outOfTime("the lease was read too late to be rewritten"));
+    Optional<Duration> late = renewals().lateFor(lastChanceNanos());
+    if (late.isPresent()) {
+      // the renewal started in time, so the read before this write took that long
+      return Optional.of(
+          outOfTime(
+              "the lease was read too late to be rewritten: the read ended "
+                  + late.get().toMillis()
+                  + " ms after the last chance"));
     }
     long start = ticker.nanoTime();
     try {
       storage.write(mine(clock.instant().plus(ttl), term.epoch()));
     } catch (IOException e) {
-      if (pastLastChance(Duration.ZERO)) {
-        return Optional.of(outOfTime("renewal failing: " + e.getMessage()));
-      }
-      LOG.warn("cannot renew file lease {}; will retry: {}", location(), e.toString());
-      return Optional.empty();
+      return failed("renewal failing: " + e.getMessage(), "cannot renew file lease " + location());
     }
     // Never revive a lapsed term: a standby may have claimed the lease during our write.
     if (!term.extendUntil(start + ttl.toNanos())) {
@@ -299,6 +323,7 @@ public final class FileLeaseCoordinator extends AbstractLeaseCoordinator {
       return Optional.of("lease lapsed while it was being renewed (paused past the ttl?)");
     }
     lastGoodNanos = start;
+    renewals().renewed(lastChanceNanos());
     return Optional.empty();
   }
 

@@ -5,6 +5,7 @@ import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.LeadershipListener;
 import io.sf2loki.spi.ShardBalance;
 import io.sf2loki.spi.StopSignal;
+import io.sf2loki.spi.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -65,8 +66,9 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   private record Fenced(long storeEpoch) implements Ending {}
 
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
-  private final Duration renewInterval;
   private final Sleeper sleeper;
+  private final Ticker ticker;
+  private final RenewalSchedule renewals;
   private final FenceCheck fence;
   private final ShardBalance balance;
   private final String shard;
@@ -80,8 +82,10 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
    */
   protected AbstractLeaseCoordinator(
       Duration renewInterval, Sleeper sleeper, CoordinatorEnvironment environment) {
-    this.renewInterval = Objects.requireNonNull(renewInterval, "renewInterval");
+    Objects.requireNonNull(renewInterval, "renewInterval");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.ticker = environment.ticker();
+    this.renewals = new RenewalSchedule(renewInterval, ticker, environment.metrics());
     this.balance = environment.balance();
     this.shard = environment.shard();
     Duration quarter = renewInterval.dividedBy(4);
@@ -118,17 +122,27 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   protected abstract void release(LeaseTerm term);
 
   /**
-   * How long to wait before the next renewal: the renew interval, unless the backend must renew
-   * sooner to finish before its lease expires (after failed renewals).
+   * When the next renewal is due. A backend reports each confirmed renewal ({@link
+   * RenewalSchedule#renewed}) and each failed one ({@link RenewalSchedule#retry}, which says
+   * whether a retry still fits before the lease must be given up).
    */
-  protected Duration untilNextRenewal() {
-    return renewInterval;
+  protected final RenewalSchedule renewals() {
+    return renewals;
   }
 
   /** Waits {@code d}; true when stop was requested. Keeps the shard roster entry fresh first. */
   protected final boolean pause(Duration d, StopSignal stop) throws InterruptedException {
     balance.tick();
     return sleeper.sleep(d, stop);
+  }
+
+  /**
+   * Waits until the {@link Ticker} reads {@code atNanos}, the roster heartbeat included: a renewal
+   * planned for a moment starts then, not a heartbeat later.
+   */
+  private boolean pauseUntil(long atNanos, StopSignal stop) throws InterruptedException {
+    balance.tick();
+    return sleeper.sleep(Duration.ofNanos(Math.max(0, atNanos - ticker.nanoTime())), stop);
   }
 
   /**
@@ -252,13 +266,15 @@ public abstract class AbstractLeaseCoordinator implements Coordinator {
   }
 
   /**
-   * Renews every renew interval, then checks the store's fence epoch. On stop, renews once more so
-   * that the final drain has a whole lease duration.
+   * Renews when the {@link RenewalSchedule} says (every renew interval, sooner to retry a failed
+   * renewal), then checks the store's fence epoch. On stop, renews once more so that the final
+   * drain has a whole lease duration.
    */
   private Ending hold(LeaseTerm term, ShardBalance.Reservation held, StopSignal stop)
       throws InterruptedException {
+    renewals.started();
     while (true) {
-      boolean stopping = pause(untilNextRenewal(), stop);
+      boolean stopping = pauseUntil(renewals.nextNanos(), stop);
       Optional<String> lost = renew(term, stop);
       if (lost.isPresent()) {
         return new Lost(lost.get());

@@ -7,6 +7,7 @@ import io.sf2loki.coordinate.internal.AbstractLeaseCoordinator;
 import io.sf2loki.coordinate.internal.DuplicateHolderException;
 import io.sf2loki.coordinate.internal.EpochRule;
 import io.sf2loki.coordinate.internal.LeaseTerm;
+import io.sf2loki.coordinate.internal.RenewalSchedule;
 import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.CoordinatorException;
@@ -235,6 +236,10 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
 
   @Override
   protected Optional<String> renew(LeaseTerm term, StopSignal stop) {
+    Optional<Duration> late = renewals().lateFor(lapseNanos());
+    if (late.isPresent()) {
+      return Optional.of(RenewalSchedule.startedLate("the renewal", late.get(), "its term lapsed"));
+    }
     V1Lease current = cached;
     try {
       current = api.readNamespacedLease(config.name(), config.namespace()).execute();
@@ -259,7 +264,11 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       return Optional.of("taken over at a higher epoch (" + LeaseBodies.epoch(current) + ")");
     }
     if (term.hasLapsed()) {
-      return Optional.of("lease lapsed before it could be renewed (paused past lease_duration?)");
+      // the renewal started in time (above), so the read took that long
+      return Optional.of(
+          "lease lapsed before it could be renewed: reading it ended "
+              + renewals().lateFor(lapseNanos()).orElse(Duration.ZERO).toMillis()
+              + " ms after the term lapsed");
     }
     long start = ticker.nanoTime();
     try {
@@ -276,9 +285,19 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
       return Optional.of("lease lapsed while it was being renewed");
     }
     lastGoodNanos = start;
+    renewals().renewed(lapseNanos());
     return Optional.empty();
   }
 
+  /**
+   * When the term lapses unless renewed: one lease_duration after the start of the last good write,
+   * no later than a standby may claim (it waits a whole duration after it first saw that write).
+   */
+  private long lapseNanos() {
+    return lastGoodNanos + config.leaseDuration().toNanos();
+  }
+
+  /** Retried while a retry can start a margin before the term lapses ({@link RenewalSchedule}). */
   private Optional<String> renewFailed(ApiException e) {
     if (e.getCode() == 409) {
       return Optional.of("renewal lost the CAS");
@@ -286,10 +305,19 @@ public final class K8sLeaseCoordinator extends AbstractLeaseCoordinator {
     if (e.getCode() == 404) {
       return Optional.of("lease disappeared (deleted)");
     }
-    if (ticker.nanoTime() - lastGoodNanos >= config.leaseDuration().toNanos()) {
-      return Optional.of("renewal failing past lease_duration (" + describe(e) + ")");
+    Optional<Duration> retryIn = renewals().retry(lapseNanos());
+    if (retryIn.isEmpty()) {
+      return Optional.of(
+          "renewal failing, and no retry can start before the term lapses at lease_duration ("
+              + describe(e)
+              + ")");
     }
-    LOG.warn("cannot renew lease {} ({}); will retry", location(), describe(e));
+    LOG.warn(
+        "cannot renew lease {} ({}); retrying in {} ms, {} ms before the term lapses",
+        location(),
+        describe(e),
+        retryIn.get().toMillis(),
+        Duration.ofNanos(lapseNanos() - ticker.nanoTime()).toMillis());
     return Optional.empty();
   }
 

@@ -1,6 +1,7 @@
 package io.sf2loki.coordinate.filelease;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.coordinate.internal.Sleeper;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.NamedThreadFactory;
@@ -37,9 +38,15 @@ final class FileLeaseFixture {
 
   FileLeaseCoordinator coordinator(
       FileLeaseStorage storage, String holder, Optional<EpochFloor> floor) {
+    return coordinator(storage, holder, floor, time::sleep);
+  }
+
+  /** A coordinator that waits through {@code sleeper} (a simulated sleep that overshoots, say). */
+  FileLeaseCoordinator coordinator(
+      FileLeaseStorage storage, String holder, Optional<EpochFloor> floor, Sleeper sleeper) {
     CoordinatorEnvironment env =
         new CoordinatorEnvironment(time.clock(), time.ticker(), floor, metrics, Map.of());
-    return new FileLeaseCoordinator(storage, holder, config, env, time::sleep);
+    return new FileLeaseCoordinator(storage, holder, config, env, sleeper);
   }
 
   LeaseRead read() {

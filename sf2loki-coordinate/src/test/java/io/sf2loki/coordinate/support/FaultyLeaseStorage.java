@@ -6,11 +6,12 @@ import io.sf2loki.coordinate.filelease.LeaseRead;
 import io.sf2loki.tck.SimulatedTime;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Forwards to a real lease file and injects faults at named points: a simulated pause before the
- * next renewal write (after the read that confirmed ownership), unreadable reads, failing writes,
- * an outage of both for a while.
+ * next renewal write (after the read that confirmed ownership), unreadable reads, failing writes, a
+ * given number of failing writes, an outage of both for a while.
  */
 public final class FaultyLeaseStorage implements FileLeaseStorage {
 
@@ -19,6 +20,7 @@ public final class FaultyLeaseStorage implements FileLeaseStorage {
   private volatile Duration pauseBeforeNextWrite = Duration.ZERO;
   private volatile boolean readsFail;
   private volatile boolean writesFail;
+  private final AtomicInteger writesToFail = new AtomicInteger();
   private volatile long downUntilNanos = Long.MIN_VALUE;
 
   public FaultyLeaseStorage(FileLeaseStorage delegate, SimulatedTime time) {
@@ -37,6 +39,15 @@ public final class FaultyLeaseStorage implements FileLeaseStorage {
 
   public void writesFail(boolean fail) {
     writesFail = fail;
+  }
+
+  /** The next {@code count} writes fail (a transient glitch), the ones after them succeed. */
+  public void failNextWrites(int count) {
+    writesToFail.set(count);
+  }
+
+  private boolean glitch() {
+    return writesToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
   }
 
   /** Every read is unknown and every write fails for {@code outage} of simulated time from now. */
@@ -68,7 +79,7 @@ public final class FaultyLeaseStorage implements FileLeaseStorage {
         throw new IOException("interrupted during injected pause", e);
       }
     }
-    if (writesFail || down()) {
+    if (writesFail || down() || glitch()) {
       throw new IOException("injected write failure");
     }
     delegate.write(document);
