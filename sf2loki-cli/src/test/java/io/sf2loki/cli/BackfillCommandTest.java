@@ -66,7 +66,7 @@ class BackfillCommandTest {
     assertThat(fx.loki.entries())
         .allSatisfy(e -> assertThat(e.labels()).containsEntry("backfill", "true"));
     assertThat(Files.readAllBytes(fx.daemonState)).isEqualTo(daemonBefore);
-    assertThat(Files.readString(fx.backfillState))
+    assertThat(Files.readString(fx.backfillState("eventlogfile", hoursAgo(10), null)))
         .contains("eventlogfile:Login", "eventlogfile:API");
     assertThat(run.out()).contains("backfill done: files=3 rows_pushed=75 rows_dropped=0");
   }
@@ -160,7 +160,7 @@ class BackfillCommandTest {
   void aSecondBackfillOfTheSameDocumentIsRefusedByTheStoresLock() throws Exception {
     fx.file("Login", hoursAgo(8), 10);
 
-    CheckpointStore running = fx.holdLock(fx.backfillState);
+    CheckpointStore running = fx.holdLock(fx.backfillState("eventlogfile", hoursAgo(10), null));
     CliRun second;
     try {
       second = fx.backfill("--source", "eventlogfile", "--since", hoursAgo(10).toString());

@@ -44,7 +44,9 @@ final class BackfillFixture implements AutoCloseable {
   final Path dir;
   final Path config;
   final Path daemonState;
-  final Path backfillState;
+
+  /** The single backfill document of every window that earlier versions kept. */
+  final Path legacyBackfillState;
 
   /** The EventLogFile source of the default fixture. */
   static final String ELF =
@@ -61,7 +63,7 @@ final class BackfillFixture implements AutoCloseable {
     this.dir = dir;
     this.loki = FakeLoki.start();
     this.daemonState = dir.resolve("state.json");
-    this.backfillState = dir.resolve("state-backfill.json");
+    this.legacyBackfillState = dir.resolve("state-backfill.json");
     this.config = dir.resolve("sf2loki.conf");
     Files.writeString(
         config,
@@ -98,6 +100,26 @@ final class BackfillFixture implements AutoCloseable {
         created.minus(70, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.HOURS),
         created,
         rows);
+  }
+
+  /**
+   * The progress document of one source and window, as the CLI reference names it: {@code
+   * state-backfill-<source>-<since>-<until>.json}, the instants in the basic ISO form, {@code open}
+   * for an omitted {@code --until}.
+   */
+  Path backfillState(String source, Instant since, Instant until) {
+    return dir.resolve(
+        "state-backfill-"
+            + source
+            + "-"
+            + basic(since)
+            + "-"
+            + (until == null ? "open" : basic(until))
+            + ".json");
+  }
+
+  private static String basic(Instant t) {
+    return t.toString().replace("-", "").replace(":", "");
   }
 
   /** The lines the files' rows become, in file order. */

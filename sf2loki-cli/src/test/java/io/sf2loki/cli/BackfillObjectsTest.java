@@ -108,7 +108,7 @@ class BackfillObjectsTest {
     assertThat(fx.loki.entries())
         .allSatisfy(e -> assertThat(e.labels()).containsEntry("backfill", "true"));
     assertThat(Files.readAllBytes(fx.daemonState)).isEqualTo(daemonBefore);
-    assertThat(Files.readString(fx.backfillState))
+    assertThat(Files.readString(fx.backfillState("eventlog_objects", hoursAgo(10), hoursAgo(4))))
         .contains("eventlog_objects:SetupAuditTrail", "eventlog_objects:LoginHistory");
     assertThat(run.out()).contains("backfill done: rows_pushed=4 rows_dropped=0");
   }
@@ -123,7 +123,8 @@ class BackfillObjectsTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(idsInLoki("LoginHistory")).containsExactlyElementsOf(logins);
     assertThat(idsInLoki("SetupAuditTrail")).isEmpty();
-    assertThat(Files.readString(fx.backfillState)).doesNotContain("SetupAuditTrail");
+    assertThat(Files.readString(fx.backfillState("eventlog_objects", hoursAgo(10), hoursAgo(4))))
+        .doesNotContain("SetupAuditTrail");
   }
 
   @Test
@@ -174,6 +175,34 @@ class BackfillObjectsTest {
   }
 
   @Test
+  void aBackfillOfAnEarlierWindowAfterALaterOneShipsTheEarlierWindowsRows() {
+    List<String> earlier = addEach("LoginHistory", 9, 8);
+    List<String> later = addEach("LoginHistory", 5, 4);
+
+    CliRun b = window(hoursAgo(6), hoursAgo(3));
+    CliRun a = window(hoursAgo(10), hoursAgo(7));
+
+    assertThat(b.exitCode()).as(b.err()).isZero();
+    assertThat(a.exitCode()).as(a.err()).isZero();
+    List<String> both = new ArrayList<>(later);
+    both.addAll(earlier);
+    assertThat(idsInLoki("LoginHistory")).containsExactlyElementsOf(both);
+    assertThat(a.out()).contains("complete, read from its start by this run: 2 rows pushed");
+  }
+
+  private CliRun window(Instant since, Instant until) {
+    return fx.backfill(
+        "--source",
+        "eventlog_objects",
+        "--since",
+        since.toString(),
+        "--until",
+        until.toString(),
+        "--objects",
+        "LoginHistory");
+  }
+
+  @Test
   void aDryRunResumesFromTheBackfillsOwnProgress() throws Exception {
     addEach("LoginHistory", 8, 7);
     backfill("--objects", "LoginHistory");
@@ -181,7 +210,11 @@ class BackfillObjectsTest {
 
     CliRun dry = backfill("--objects", "LoginHistory", "--dry-run");
 
-    assertThat(dry.out()).contains("resuming from the progress in", "LoginHistory: rows=1 ");
+    assertThat(dry.out())
+        .contains(
+            "resuming where an earlier run of this window stopped (LoginHistory; progress in "
+                + fx.backfillState("eventlog_objects", hoursAgo(10), hoursAgo(4)),
+            "LoginHistory: rows=1 ");
   }
 
   @Test

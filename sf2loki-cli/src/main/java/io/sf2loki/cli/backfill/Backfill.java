@@ -1,5 +1,6 @@
 package io.sf2loki.cli.backfill;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.Sf2LokiConfig;
 import io.sf2loki.registry.Providers;
@@ -50,6 +51,8 @@ public final class Backfill {
       throws InterruptedException {
     Sf2LokiConfig config = Sf2LokiConfig.bind(BackfillOverrides.apply(loaded, request), providers);
     warnings(config, request).forEach(w -> err.println("backfill WARN: " + w));
+    LegacyDocument.warning(loaded, request, providers, clock, config.store().location())
+        .ifPresent(w -> err.println("backfill WARN: " + w));
     err.flush();
     if (request.dryRun()) {
       try {
@@ -63,6 +66,11 @@ public final class Backfill {
         throw new BackfillFailedException("backfill dry run failed: " + e.getMessage(), e);
       }
     }
+    PriorProgress prior =
+        PriorProgress.of(
+            config.store().location(),
+            DryRun.committed(config, clock, new SimpleMeterRegistry()),
+            request);
     out.println(
         "backfill: "
             + request.source()
@@ -73,10 +81,14 @@ public final class Backfill {
             + " into "
             + config.sink().target()
             + " with backfill=\"true\"; progress in "
-            + config.store().location());
+            + prior.document()
+            + (prior.any()
+                ? ", resuming where an earlier run of this window stopped ("
+                    + prior.typeList()
+                    + ")"
+                : ", from the window's start"));
     out.flush();
-    return new BackfillRun(config, clock, variables, out)
-        .run(request.source().equals(BackfillRequest.EVENTLOGFILE));
+    return new BackfillRun(config, clock, variables, out).run(request, prior);
   }
 
   /** Windows Salesforce or Loki cannot honour in full, or that keep a run waiting. */

@@ -17,23 +17,42 @@ import java.util.Optional;
  * Turns the daemon's configuration into the backfill's, key by key, so the run is the daemon's own
  * engine with: only the requested source enabled, bounded by {@code start}/{@code until} and
  * optionally fewer event types (or objects); the {@code noop} coordinator (it never joins the
- * election); the checkpoint store pointed at a document of its own next to the daemon's; and a
+ * election); the checkpoint store pointed at a document of its own next to the daemon's, one per
+ * source and window, so that progress made in one window is never taken for another's; and a
  * dead-letter file of its own. Everything else (Salesforce, Loki, batching, retries, time windows,
  * shaping) is the daemon's.
  */
 final class BackfillOverrides {
 
-  /** What a backfill document or file is named after: {@code state.json → state-backfill.json}. */
+  /**
+   * What a backfill file is named after ({@code dead.ndjson → dead-backfill.ndjson}), and the whole
+   * suffix of the single progress document of every window that earlier versions kept ({@code
+   * state.json → state-backfill.json}; {@link LegacyDocument}).
+   */
   static final String SUFFIX = "-backfill";
 
   private BackfillOverrides() {}
 
   /**
-   * The backfill's configuration.
+   * The backfill's configuration, its progress in the document of the request's source and window:
+   * {@code state.json → state-backfill-eventlogfile-20260701T000000Z-20260703T000000Z.json}.
    *
    * @throws ConfigInvalidException when the store type has no known document key
    */
   static LoadedConfig apply(LoadedConfig loaded, BackfillRequest request) {
+    return apply(loaded, request, documentSuffix(request));
+  }
+
+  /** {@code -backfill-<source>-<window>}: what the daemon's document name gains. */
+  static String documentSuffix(BackfillRequest request) {
+    return SUFFIX + "-" + request.source() + "-" + request.windowName();
+  }
+
+  /**
+   * The backfill's configuration with its progress in the document named with {@code
+   * documentSuffix} instead.
+   */
+  static LoadedConfig apply(LoadedConfig loaded, BackfillRequest request, String documentSuffix) {
     Config c = loaded.resolved();
     for (Map.Entry<String, ConfigValue> e : c.getObject("sources").entrySet()) {
       if (e.getValue().valueType() == ConfigValueType.OBJECT
@@ -53,7 +72,7 @@ final class BackfillOverrides {
     }
     c = set(c, "coordinate.type", "noop");
     String documentKey = documentKey(c);
-    c = set(c, documentKey, backfillName(c.getString(documentKey)));
+    c = set(c, documentKey, DocumentNames.suffixed(c.getString(documentKey), documentSuffix));
     if (c.hasPath("sink.loki.dead_letter_file")
         && !c.getString("sink.loki.dead_letter_file").isBlank()) {
       c =

@@ -53,11 +53,13 @@ final class BackfillRun {
   /**
    * Runs and prints the summary.
    *
-   * @param files whether the source reads files (EventLogFile), whose counts the summary shows
-   * @return 0 when done
+   * @param request the run's source and window
+   * @param prior the window's progress before the run, which the summary tells a resumed or already
+   *     complete window by
+   * @return 0 when done, whether this run read anything or earlier runs had read it all
    * @throws BackfillFailedException when the run did not finish, saying what to do
    */
-  int run(boolean files) throws InterruptedException {
+  int run(BackfillRequest request, PriorProgress prior) throws InterruptedException {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     NamedThreadFactory threads = new NamedThreadFactory("sf2loki-backfill");
     EngineEnvironment environment =
@@ -94,7 +96,7 @@ final class BackfillRun {
     }
     Duration elapsed = Duration.ofNanos(Ticker.SYSTEM.nanoTime() - started);
     boolean finished = outcome instanceof EngineOutcome.Finished;
-    out.println(new RunSummary(registry, elapsed, finished, files).render());
+    out.println(new RunSummary(registry, elapsed, finished, request, prior).render());
     if (finished) {
       return 0;
     }

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -54,7 +55,8 @@ final class DryRun {
         EventLogFileSourceProvider.inventory(factory, env).orElseThrow()) {
       listing = inventory.list(committed, cutoff);
     }
-    out.println(header("listed", config, request, committed));
+    PriorProgress prior = PriorProgress.of(config.store().location(), committed, request);
+    out.println(header("listed", request, prior));
     Totals total = new Totals();
     for (TypeListing t : listing.types()) {
       long rows = t.estimateRows();
@@ -109,12 +111,15 @@ final class DryRun {
             + calls(registry)
             + ")");
     out.println("  too_old: files created before " + age.beyond(cutoff));
+    alreadyComplete(prior, total.files == 0 && listing.problem().isEmpty()).ifPresent(out::println);
     return 0;
   }
 
-  /** {@code backfill dry run: nothing is sent; <verb> <source> from … until …[, resuming …]}. */
-  static String header(
-      String verb, Sf2LokiConfig config, BackfillRequest request, Map<String, String> committed) {
+  /**
+   * {@code backfill dry run: nothing is sent; <verb> <source> from … until …, <from where>}: the
+   * window's start, or where earlier runs of this window stopped.
+   */
+  static String header(String verb, BackfillRequest request, PriorProgress prior) {
     return "backfill dry run: nothing is sent; "
         + verb
         + " "
@@ -123,8 +128,27 @@ final class DryRun {
         + request.since()
         + " until "
         + request.until()
-        + (committed.isEmpty() ? "" : ", resuming from the progress in ")
-        + (committed.isEmpty() ? "" : config.store().location());
+        + (prior.any()
+            ? ", resuming where an earlier run of this window stopped ("
+                + prior.typeList()
+                + "; progress in "
+                + prior.document()
+                + ")"
+            : ", from the window's start (progress would go to " + prior.document() + ")");
+  }
+
+  /**
+   * The line saying that earlier runs of this window read it all, when they did and nothing is
+   * left.
+   */
+  static Optional<String> alreadyComplete(PriorProgress prior, boolean nothingLeft) {
+    if (!prior.any() || !nothingLeft) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "  nothing to do: earlier runs of this window had already read it to its end (progress in "
+            + prior.document()
+            + "); to re-ingest it, delete that document");
   }
 
   /** What a source of the dry run sees: the run's clock and labels, {@code registry}'s meters. */

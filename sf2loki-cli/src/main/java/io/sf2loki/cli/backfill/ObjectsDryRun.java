@@ -44,7 +44,8 @@ final class ObjectsDryRun {
             .orElseThrow()) {
       inventory = objects.count(committed, cutoff);
     }
-    out.println(DryRun.header("counted", config, request, committed));
+    PriorProgress prior = PriorProgress.of(config.store().location(), committed, request);
+    out.println(DryRun.header("counted", request, prior));
     long rows = 0;
     long oldRows = 0;
     long pages = 0;
@@ -102,6 +103,7 @@ final class ObjectsDryRun {
         "  bytes: unknown until fetched: Salesforce lists no sizes for event objects (each row"
             + " becomes one line of its canonical JSON)");
     out.println("  too_old: rows older than " + age.beyond(cutoff));
+    DryRun.alreadyComplete(prior, rows == 0 && uncounted.isEmpty()).ifPresent(out::println);
     return 0;
   }
 

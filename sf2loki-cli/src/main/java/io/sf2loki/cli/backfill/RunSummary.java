@@ -19,10 +19,17 @@ import java.util.TreeSet;
  * @param registry the run's meter registry
  * @param elapsed how long the run took
  * @param finished whether every source finished and everything was delivered
- * @param files whether the source reads files (EventLogFile): then files and downloaded bytes are
- *     shown, which event objects have not
+ * @param request the run's source and window; a source that reads files (EventLogFile) has files
+ *     and downloaded bytes shown, which event objects have not
+ * @param prior the window's progress before the run: with {@code finished}, whether the run read
+ *     the window from its start, resumed it, or found it already read ({@link WindowVerdict})
  */
-record RunSummary(MeterRegistry registry, Duration elapsed, boolean finished, boolean files) {
+record RunSummary(
+    MeterRegistry registry,
+    Duration elapsed,
+    boolean finished,
+    BackfillRequest request,
+    PriorProgress prior) {
 
   static final String FILES = "sf2loki_eventlogfile_files_processed";
   static final String DOWNLOAD_BYTES = "sf2loki_eventlogfile_download_bytes";
@@ -30,8 +37,9 @@ record RunSummary(MeterRegistry registry, Duration elapsed, boolean finished, bo
   static final String BYTES_PUSHED = "sf2loki_loki_bytes_pushed";
   static final String API_CALLS = "sf2loki_salesforce_api_calls";
 
-  /** One line per event type, then the totals line. */
+  /** One line per event type, the totals line, then (once finished) what it did to the window. */
   String render() {
+    boolean files = request.source().equals(BackfillRequest.EVENTLOGFILE);
     StringBuilder out = new StringBuilder();
     for (String type : eventTypes()) {
       out.append("  ").append(type).append(':');
@@ -46,8 +54,10 @@ record RunSummary(MeterRegistry registry, Duration elapsed, boolean finished, bo
     }
     long emitted = sum(INGESTED, null);
     long dropped = sum(PipelineMetrics.ENTRIES_DROPPED, null);
-    out.append(finished ? "backfill done:" : "backfill stopped:")
-        .append(files ? " files=" + sum(FILES, null) : "")
+    long fileCount = files ? sum(FILES, null) : 0;
+    WindowVerdict verdict = WindowVerdict.of(prior, fileCount > 0 || emitted > 0);
+    out.append(finished ? verdict.totalsPrefix() : "backfill stopped:")
+        .append(files ? " files=" + fileCount : "")
         .append(finished ? " rows_pushed=" + (emitted - dropped) : " rows_emitted=" + emitted)
         .append(" rows_dropped=")
         .append(dropped)
@@ -58,7 +68,16 @@ record RunSummary(MeterRegistry registry, Duration elapsed, boolean finished, bo
         .append(sum(API_CALLS, null))
         .append(" elapsed=")
         .append(String.format(Locale.ROOT, "%.1fs", elapsed.toMillis() / 1000.0));
+    if (finished) {
+      String pushed =
+          (files ? count(fileCount, "file") + ", " : "") + count(emitted - dropped, "row");
+      out.append('\n').append(verdict.render(request, prior, pushed));
+    }
     return out.toString();
+  }
+
+  private static String count(long n, String unit) {
+    return n + " " + unit + (n == 1 ? "" : "s");
   }
 
   private Set<String> eventTypes() {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,8 +28,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Re-ingest a past window into Loki beside a running daemon: the configured source, bounded"
           + " by CreatedDate (eventlogfile) or each object's timestamp_field (eventlog_objects), through the daemon's pipeline and Loki sink, its entries labelled"
-          + " backfill=\"true\", its progress in a checkpoint document of its own"
-          + " (<state file stem>-backfill<suffix>). Running it again resumes.",
+          + " backfill=\"true\", its progress in a checkpoint document of its own per source and"
+          + " window (<state file stem>-backfill-<source>-<since>-<until|open><suffix>)."
+          + " Running the same command again resumes.",
     })
 public final class BackfillCommand implements Callable<Integer> {
 
@@ -94,7 +96,8 @@ public final class BackfillCommand implements Callable<Integer> {
               + ")");
     }
     Instant from = instant("--since", since);
-    Instant to = until == null ? now : instant("--until", until);
+    Optional<Instant> given = Optional.ofNullable(until).map(value -> instant("--until", value));
+    Instant to = given.orElse(now);
     if (to.isAfter(now)) {
       global
           .environment()
@@ -105,7 +108,7 @@ public final class BackfillCommand implements Callable<Integer> {
     if (!from.isBefore(to)) {
       throw usage("--since " + from + " must be before --until " + to);
     }
-    return new BackfillRequest(source, from, to, eventTypes, dryRun);
+    return new BackfillRequest(source, from, to, given, eventTypes, dryRun);
   }
 
   private Instant instant(String option, String value) {

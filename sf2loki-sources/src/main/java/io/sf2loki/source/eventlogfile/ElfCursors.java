@@ -3,6 +3,7 @@ package io.sf2loki.source.eventlogfile;
 import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.rest.ServerClock;
 import io.sf2loki.salesforce.soql.Soql;
+import io.sf2loki.source.window.TimeWindow;
 import io.sf2loki.spi.SourceContext;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * advance still has to ride on a checkpoint-only token (salesforce-api.md §7.4). A corrupt stored
  * value is a WARN plus {@code sf2loki_checkpoint_load_errors{source=eventlogfile}} and the
  * lookback. With a window {@code start} the first run starts there instead of at the lookback, and
- * a stored cursor behind it moves up to it ({@link ElfWindow}).
+ * a stored cursor behind it moves up to it; a stored cursor at or after the window's {@code until}
+ * is another window's progress and is not resumed from ({@link TimeWindow#place}).
  */
 final class ElfCursors {
 
@@ -32,14 +34,13 @@ final class ElfCursors {
   private final Map<String, ElfCheckpoint> cursors = new ConcurrentHashMap<>();
   private final Map<String, String> carried = new ConcurrentHashMap<>();
   private final Duration lookback;
-  private final Optional<Instant> start;
+  private final TimeWindow window;
   private final ServerClock serverClock;
   private final ElfMetrics metrics;
 
-  ElfCursors(
-      Duration lookback, Optional<Instant> start, ServerClock serverClock, ElfMetrics metrics) {
+  ElfCursors(Duration lookback, TimeWindow window, ServerClock serverClock, ElfMetrics metrics) {
     this.lookback = lookback;
-    this.start = start;
+    this.window = window;
     this.serverClock = serverClock;
     this.metrics = metrics;
   }
@@ -91,18 +92,15 @@ final class ElfCursors {
     Optional<String> stored = ctx.checkpoint(key(type));
     if (stored.isPresent()) {
       try {
-        ElfCheckpoint cursor = ElfCheckpoint.parse(stored.get());
-        if (start.isEmpty() || !cursor.watermark().isBefore(start.get())) {
-          return cursor;
-        }
-        return ElfCheckpoint.initial(Soql.datetimeLiteral(start.get())); // behind the window
+        return inWindow(type, ElfCheckpoint.parse(stored.get()));
       } catch (IllegalArgumentException e) {
         metrics.checkpointLoadError();
         LOG.warn(
             "checkpoint {} is corrupt ({}); starting from {}",
             key(type),
             e.getMessage(),
-            start
+            window
+                .start()
                 .map(s -> "the window start " + s)
                 .orElse("the " + Durations.format(lookback) + " lookback"));
       }
@@ -110,11 +108,38 @@ final class ElfCursors {
     return ElfCheckpoint.initial(Soql.datetimeLiteral(initialFrom()));
   }
 
+  /** The stored cursor when it lies inside the window, else where the window starts. */
+  private ElfCheckpoint inWindow(String type, ElfCheckpoint cursor) {
+    return switch (window.place(cursor.watermark())) {
+      case INSIDE -> cursor;
+      case BEFORE_START -> {
+        LOG.info(
+            "checkpoint {} ({}) is behind the window start {}: starting there",
+            key(type),
+            cursor.lastCreated(),
+            window.start().orElseThrow());
+        yield ElfCheckpoint.initial(Soql.datetimeLiteral(initialFrom()));
+      }
+      case AT_OR_AFTER_UNTIL -> {
+        LOG.warn(
+            "checkpoint {} ({}) is at or after the window's until {}, where reading the window"
+                + " never gets: it is not this window's progress, so the window is read from {}",
+            key(type),
+            cursor.lastCreated(),
+            window.until().orElseThrow(),
+            initialFrom());
+        yield ElfCheckpoint.initial(Soql.datetimeLiteral(initialFrom()));
+      }
+    };
+  }
+
   /**
    * Where a type without a stored cursor starts: the window's start, else now - lookback on
    * Salesforce's clock, in whole seconds.
    */
   Instant initialFrom() {
-    return start.orElseGet(() -> serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS));
+    return window
+        .start()
+        .orElseGet(() -> serverClock.now().minus(lookback).truncatedTo(ChronoUnit.SECONDS));
   }
 }

@@ -26,6 +26,11 @@ public record ElfWindow(Optional<Instant> start, Optional<Instant> until) {
     return new ElfWindow(w.start(), w.until());
   }
 
+  /** The same bounds as every source's {@link TimeWindow}. */
+  public TimeWindow bounds() {
+    return new TimeWindow(start, until);
+  }
+
   /**
    * An ISO-8601 instant ({@code 2026-07-01T00:00:00Z}) or a date, read as UTC midnight.
    *

@@ -177,7 +177,7 @@ public final class EventLogFileSourceProvider implements SourceProvider {
     ElfMetrics metrics = new ElfMetrics(env.metrics());
     Escalation escalation = new Escalation();
     ElfCursors cursors =
-        new ElfCursors(config.lookback(), config.window().start(), serverClock, metrics);
+        new ElfCursors(config.lookback(), config.window().bounds(), serverClock, metrics);
     Shaper shaper =
         new Shaper(
             ElfMetrics.SOURCE,

@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * One poll cycle of one object: the ascending keyset path, or the newest-first drain for big
  * objects, below the window's {@code until} when it has one. Keeps each object's cursor in memory
  * after the first load (the committed checkpoint lags behind what was emitted); the window's {@code
- * start} is where a first run starts, and a stored cursor behind it moves up to it. Confined to the
- * source thread.
+ * start} is where a first run starts, a stored cursor behind it moves up to it, and one at or after
+ * its {@code until} is another window's progress and is not resumed from ({@link
+ * TimeWindow#place}). Confined to the source thread.
  */
 final class ObjectPoller {
 
@@ -153,15 +154,10 @@ final class ObjectPoller {
 
   /** The cursor a run resumes {@code spec} from, given the committed {@code checkpoints}. */
   ObjectCursor load(ObjectSpec spec, Function<String, Optional<String>> checkpoints) {
-    Optional<Instant> start = window.start();
     Optional<String> stored = checkpoints.apply(spec.checkpointKey());
     if (stored.isPresent()) {
       try {
-        ObjectCursor cursor = ObjectCursor.decode(stored.get());
-        if (start.isEmpty() || !cursor.watermark().isBefore(start.get())) {
-          return cursor;
-        }
-        return ObjectCursor.startingAt(start.get()); // behind the window
+        return inWindow(spec, ObjectCursor.decode(stored.get()));
       } catch (IllegalArgumentException e) {
         metrics.checkpointLoadError();
         LOG.warn(
@@ -169,14 +165,49 @@ final class ObjectPoller {
             spec.name(),
             spec.checkpointKey(),
             e.getMessage(),
-            start
+            window
+                .start()
                 .map(s -> "at the window start " + s)
                 .orElse(Durations.format(spec.lookback()) + " back"));
       }
     }
-    return ObjectCursor.startingAt(
-        start.orElseGet(
-            () -> salesforceNow.get().minus(spec.lookback()).truncatedTo(ChronoUnit.SECONDS)));
+    return ObjectCursor.startingAt(initialFrom(spec));
+  }
+
+  /** The stored cursor when it lies inside the window, else a fresh one where the window starts. */
+  private ObjectCursor inWindow(ObjectSpec spec, ObjectCursor cursor) {
+    return switch (window.place(cursor.watermark())) {
+      case INSIDE -> cursor;
+      case BEFORE_START -> {
+        LOG.info(
+            "{}: stored checkpoint {} ({}) is behind the window start {}: starting there",
+            spec.name(),
+            spec.checkpointKey(),
+            cursor.lastTs(),
+            window.start().orElseThrow());
+        yield ObjectCursor.startingAt(initialFrom(spec));
+      }
+      case AT_OR_AFTER_UNTIL -> {
+        LOG.warn(
+            "{}: stored checkpoint {} ({}) is at or after the window's until {}, where reading the"
+                + " window never gets: it is not this window's progress, so the window is read"
+                + " from {}",
+            spec.name(),
+            spec.checkpointKey(),
+            cursor.lastTs(),
+            window.until().orElseThrow(),
+            initialFrom(spec));
+        yield ObjectCursor.startingAt(initialFrom(spec));
+      }
+    };
+  }
+
+  /** Where an object without a usable cursor starts: the window's start, else the lookback. */
+  private Instant initialFrom(ObjectSpec spec) {
+    return window
+        .start()
+        .orElseGet(
+            () -> salesforceNow.get().minus(spec.lookback()).truncatedTo(ChronoUnit.SECONDS));
   }
 
   private static Optional<Instant> settleBound(ObjectSpec spec, Instant now) {

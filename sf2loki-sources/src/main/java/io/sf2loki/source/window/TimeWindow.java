@@ -41,6 +41,31 @@ public record TimeWindow(Optional<Instant> start, Optional<Instant> until) {
     return new TimeWindow(start, until);
   }
 
+  /** Where a stored cursor's watermark lies relative to a window: {@link #place}. */
+  public enum Place {
+    /** Behind {@code start}: progress from before the window; a run moves it up to start. */
+    BEFORE_START,
+    /** Inside the window: where a run of the window resumes. */
+    INSIDE,
+    /**
+     * At or after {@code until}: not this window's progress, since reading the window never records
+     * a position at or after until (another window's backfill, a live run from before until was
+     * set, or a {@code state set} left it); a run reads the window from its start.
+     */
+    AT_OR_AFTER_UNTIL
+  }
+
+  /**
+   * Where a stored cursor at {@code watermark} lies: a source resumes only from one {@link
+   * Place#INSIDE} the window, so progress made in another window is never taken for this one's.
+   */
+  public Place place(Instant watermark) {
+    if (start.isPresent() && watermark.isBefore(start.get())) {
+      return Place.BEFORE_START;
+    }
+    return untilReachedBy(watermark) ? Place.AT_OR_AFTER_UNTIL : Place.INSIDE;
+  }
+
   /** True when {@code until} is set and not after {@code t}: nothing below it is newer than t. */
   public boolean untilReachedBy(Instant t) {
     return until.map(u -> !u.isAfter(t)).orElse(false);

@@ -98,6 +98,31 @@ class EventLogFileWindowIT {
   }
 
   @Test
+  void aStoredCursorAtOrAfterUntilIsNotThisWindowsProgressSoTheWindowIsReadFromStart()
+      throws Exception {
+    LogFileSpec inside = fileCreated(now.minus(9, ChronoUnit.HOURS), 3);
+    LogFileSpec later = fileCreated(now.minus(5, ChronoUnit.HOURS), 2);
+    RecordingSourceContext ctx =
+        new RecordingSourceContext()
+            .committed(
+                ElfCursors.key("Login"),
+                "{\"ids\": [[\""
+                    + later.id()
+                    + "\", \""
+                    + later.createdDate()
+                    + "\"]], \"last_created\": \""
+                    + later.createdDate()
+                    + "\"}"); // a later window's progress
+
+    source(
+            Optional.of(now.minus(10, ChronoUnit.HOURS)),
+            Optional.of(now.minus(7, ChronoUnit.HOURS)))
+        .cycleOnce(ctx);
+
+    assertThat(lines(ctx)).containsExactlyElementsOf(fx.expectedLines(inside));
+  }
+
+  @Test
   void aStoredCursorInsideTheWindowIsWhereTheRunResumes() throws Exception {
     LogFileSpec done = fileCreated(now.minus(4, ChronoUnit.HOURS), 3);
     LogFileSpec next = fileCreated(now.minus(3, ChronoUnit.HOURS), 2);

@@ -105,6 +105,25 @@ class ObjectWindowIT {
   }
 
   @Test
+  void aStoredCursorAtOrAfterUntilIsNotThisWindowsProgressSoTheWindowIsReadFromStart()
+      throws Exception {
+    objects.define("SetupAuditTrail", "CreatedDate", false);
+    String atStart = objects.add("SetupAuditTrail", T);
+    String inside = objects.add("SetupAuditTrail", T.plus(Duration.ofMinutes(30)));
+    h.checkpoints =
+        new java.util.HashMap<>(
+            Map.of(
+                "eventlog_objects:SetupAuditTrail",
+                "{\"ids\": [], \"last_ts\": \""
+                    + T.plus(Duration.ofHours(3))
+                    + "\"}")); // another, later window's progress
+
+    RecordingSourceContext ctx = h.run(bounded("SetupAuditTrail", UNTIL), afterWaits(5));
+
+    assertThat(ObjectsHarness.ids(ctx.lines())).containsExactly(atStart, inside);
+  }
+
+  @Test
   void aCrossedWindowIsAConfigurationError() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> ObjectsHarness.config("start = \"2026-07-02\", until = \"2026-07-01\""))
