@@ -20,7 +20,9 @@ public interface EpochClaim {
   /**
    * Atomically raises the persisted epoch to {@code term.epoch()}, refusing when it is already at
    * or above it. Only the reserved epoch key changes. An unfenced term (empty {@link
-   * Term#fencingEpoch()}, the {@code noop} coordinator's) claims nothing and writes nothing.
+   * Term#fencingEpoch()}, the {@code noop} coordinator's) claims no epoch; a single-instance store
+   * guards its document there instead (the file store's lock, an object store's writer stamp) and
+   * fails with {@link StoreLockedException} when another instance holds it.
    *
    * <p>A store that cannot make the claim atomic in its current environment (the file store on a
    * file system without locks) may degrade it to the empty fenced commit, and must log that it did.
@@ -34,6 +36,7 @@ public interface EpochClaim {
    * @throws StoreUnavailableException the backend could not be read or written
    * @throws StoreConflictException too many concurrent writers; nothing was claimed
    * @throws CorruptStateException the persisted document or its epoch cannot be parsed
+   * @throws StoreLockedException another single instance holds the document
    */
   void claimEpoch(Term term);
 }

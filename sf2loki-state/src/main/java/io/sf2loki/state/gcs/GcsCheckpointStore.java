@@ -5,6 +5,7 @@ import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.state.internal.ConditionalCheckpointStore;
 import io.sf2loki.state.internal.RetryPolicy;
 import io.sf2loki.state.internal.StoreMetrics;
+import io.sf2loki.state.internal.WriterLiveness;
 
 /**
  * Checkpoints in one GCS object ({@code gs://bucket/object}), created with {@code
@@ -39,11 +40,25 @@ public final class GcsCheckpointStore extends ConditionalCheckpointStore {
    */
   GcsCheckpointStore(
       GcsObjectBackend backend, RetryPolicy retry, StoreEnvironment environment, boolean probe) {
+    this(backend, retry, environment, WriterLiveness.standard(environment.threads()), probe);
+  }
+
+  /**
+   * @param liveness the single instance's heartbeat and how it judges another's stamp (tests drive
+   *     its time and beats)
+   */
+  GcsCheckpointStore(
+      GcsObjectBackend backend,
+      RetryPolicy retry,
+      StoreEnvironment environment,
+      WriterLiveness liveness,
+      boolean probe) {
     super(
         backend,
         retry,
         new StoreMetrics(environment.metrics(), "gcs"),
-        environment.singleInstance(),
+        environment,
+        liveness,
         probe);
   }
 

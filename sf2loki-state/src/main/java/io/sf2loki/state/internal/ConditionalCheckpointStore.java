@@ -1,20 +1,25 @@
 package io.sf2loki.state.internal;
 
+import io.sf2loki.config.Durations;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.EpochClaim;
 import io.sf2loki.spi.EpochFloor;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreConflictException;
+import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.spi.StoreException;
+import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.Term;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,11 +34,14 @@ import org.slf4j.LoggerFactory;
  * kept and ours merged on top, up to {@code maxConflicts} times, unless its epoch is higher, which
  * fences us (invariant 2). Transient failures are retried by the {@link RetryPolicy}.
  *
- * <p>Two guards an operator expects. Under {@code noop} ({@code singleInstance}) the daemon's
- * writes carry this process's token ({@link SingleWriter}), so a conflict caused by a second
- * instance is an error naming it, not a merge. Before its first write a store created with {@code
- * probe} runs the {@link ConditionalWriteProbe}: an endpoint that ignores conditional headers is
- * refused under a lease coordinator ({@link StoreUnsafeException}) and a WARN under {@code noop}.
+ * <p>Two guards an operator expects. Under {@code noop} ({@code singleInstance}) the daemon takes
+ * the object at its start, at the claim of its term, by writing its writer stamp, keeps it fresh
+ * with a heartbeat and releases it at {@link #close()} ({@link SingleWriter}, {@link
+ * WriterLiveness}): a second instance finds a live stamp and is refused before it writes anything,
+ * a restart after a crash takes the object over once the stamp has gone stale. Before its first
+ * write a store created with {@code probe} runs the {@link ConditionalWriteProbe}: an endpoint that
+ * ignores conditional headers is refused under a lease coordinator ({@link StoreUnsafeException})
+ * and a WARN under {@code noop}.
  *
  * <p>Thread-safe: operations are serialised, so at most one write is in flight per store.
  */
@@ -55,20 +63,26 @@ public abstract class ConditionalCheckpointStore
   private record Snapshot(Map<String, String> doc, byte[] bytes, Optional<String> version) {}
 
   /**
-   * @param singleInstance true under {@code noop}: the daemon's writes are stamped and a second
-   *     instance's conflict is refused
+   * @param environment whether this is a single instance ({@code noop}): then the daemon takes the
+   *     object at its start and stamps its writes; and the wall clock of its stamps
+   * @param liveness the single instance's heartbeat and how it judges another's stamp
    * @param probe run the {@link ConditionalWriteProbe} before the first write
    */
   protected ConditionalCheckpointStore(
       ObjectBackend backend,
       RetryPolicy retry,
       StoreMetrics metrics,
-      boolean singleInstance,
+      StoreEnvironment environment,
+      WriterLiveness liveness,
       boolean probe) {
     this.backend = Objects.requireNonNull(backend, "backend");
     this.retry = Objects.requireNonNull(retry, "retry");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.singleWriter = singleInstance ? Optional.of(new SingleWriter()) : Optional.empty();
+    Objects.requireNonNull(liveness, "liveness");
+    this.singleWriter =
+        environment.singleInstance()
+            ? Optional.of(new SingleWriter(environment.clock(), liveness))
+            : Optional.empty();
     this.probePending = probe;
   }
 
@@ -132,12 +146,58 @@ public abstract class ConditionalCheckpointStore
     cached = null;
   }
 
+  /**
+   * Releases the object if this process holds it (a restart then starts at once), then the client.
+   * Idempotent.
+   */
   @Override
   public synchronized void close() {
     if (!closed) {
+      release();
       closed = true;
       cached = null;
       backend.close();
+    }
+  }
+
+  /**
+   * One heartbeat of the single writer: refreshes this process's stamp with a stamp-only write,
+   * unless a write stamped it within half the heartbeat. Never throws: a failure is logged and
+   * counted ({@code sf2loki_checkpoint_heartbeat_failures}) and the next beat tries again; finding
+   * the object taken over by another process stops the heartbeat, and the daemon's next write is
+   * refused. The {@link WriterLiveness#pacemaker()} calls it.
+   */
+  public void heartbeat() {
+    synchronized (this) {
+      SingleWriter writer = singleWriter.orElseThrow();
+      if (closed || !writer.beatDue()) {
+        return;
+      }
+      try {
+        Snapshot base = cached != null ? cached : readFresh();
+        stampLoop(
+            "writer heartbeat",
+            base,
+            doc -> {
+              writer.requireOwner(doc, location());
+              return Optional.of(writer.stamp(doc));
+            });
+        writer.stamped();
+      } catch (StoreLockedException e) { // taken over: the writer stopped holding the object
+        cached = null;
+        metrics.heartbeatFailed(e);
+        LOG.error("{}", e.getMessage());
+      } catch (StoreException e) {
+        metrics.heartbeatFailed(e);
+        LOG.warn(
+            "{}: writer heartbeat failed, trying again in {}: {}",
+            location(),
+            Durations.format(writer.heartbeat()),
+            e.getMessage());
+      } catch (RuntimeException e) { // never end the heartbeat silently
+        metrics.heartbeatFailed(e);
+        LOG.warn("{}: writer heartbeat failed unexpectedly", location(), e);
+      }
     }
   }
 
@@ -148,6 +208,10 @@ public abstract class ConditionalCheckpointStore
             ensureOpen();
             Mutation.requireCurrent(mutation.fence(), location()); // before any I/O
             probeOnce();
+            if (stamped(mutation)
+                && (!singleWriter.get().holds() || mutation instanceof Mutation.Claim)) {
+              acquire((Term) mutation.fence());
+            }
             writeLoop(mutation);
             return null;
           }
@@ -158,6 +222,9 @@ public abstract class ConditionalCheckpointStore
     Snapshot base = cached != null ? cached : readFresh();
     boolean fromCache = cached != null;
     for (int conflicts = 0; ; ) {
+      if (stamped(mutation)) {
+        requireOwner(base);
+      }
       Optional<Map<String, String>> next;
       try {
         next = mutation.applyTo(base.doc(), location());
@@ -177,13 +244,16 @@ public abstract class ConditionalCheckpointStore
       if (next.isEmpty()) {
         return;
       }
-      if (singleWriter.isPresent() && singleWriter.get().stamps(mutation)) {
+      if (stamped(mutation)) {
         next = next.map(singleWriter.get()::stamp);
       }
       byte[] bytes = StateDocument.serialize(next.get());
-      Optional<String> written = conditionalWrite(bytes, base.version(), mutation);
+      Optional<String> written = conditionalWrite(bytes, base.version(), mutation.verb());
       if (written.isPresent()) {
         cached = new Snapshot(next.get(), bytes, written);
+        if (stamped(mutation)) {
+          singleWriter.get().stamped();
+        }
         return;
       }
       Snapshot fresh = readFresh();
@@ -191,25 +261,116 @@ public abstract class ConditionalCheckpointStore
         ownBytesFound(mutation);
         return;
       }
-      if (singleWriter.isPresent() && singleWriter.get().stamps(mutation)) {
-        cached = null;
-        singleWriter.get().refuseAnotherInstance(base.doc(), fresh.doc(), location());
-      }
-      if (++conflicts > MAX_CONFLICTS) {
-        cached = null;
-        throw new StoreConflictException(
-            location()
-                + ": "
-                + mutation.verb()
-                + " lost "
-                + MAX_CONFLICTS
-                + " conditional-write races in a row to other writers; the document is reloaded"
-                + " on the next attempt");
-      }
-      metrics.retried("conflict");
+      lostRace(mutation.verb(), ++conflicts);
       Mutation.requireCurrent(mutation.fence(), location());
       base = fresh;
       fromCache = false;
+    }
+  }
+
+  /** Counts a lost conditional-write race; gives up after {@value #MAX_CONFLICTS} in a row. */
+  private void lostRace(String verb, int conflicts) {
+    if (conflicts > MAX_CONFLICTS) {
+      cached = null;
+      throw new StoreConflictException(
+          location()
+              + ": "
+              + verb
+              + " lost "
+              + MAX_CONFLICTS
+              + " conditional-write races in a row to other writers; the document is reloaded"
+              + " on the next attempt");
+    }
+    metrics.retried("conflict");
+  }
+
+  private boolean stamped(Mutation mutation) {
+    return singleWriter.isPresent() && singleWriter.get().stamps(mutation);
+  }
+
+  /**
+   * Takes the object for this process at the start of a term, from a fresh read: a document with no
+   * stamp, ours, or a gone writer's gets ours; another live daemon's refuses this one ({@link
+   * SingleWriter#admit}) before anything is written.
+   */
+  private void acquire(Term term) {
+    SingleWriter writer = singleWriter.orElseThrow();
+    AtomicReference<Optional<String>> takeover = new AtomicReference<>(Optional.empty());
+    stampLoop(
+        "writer stamp",
+        readFresh(),
+        doc -> {
+          takeover.set(writer.admit(doc, term.holder(), location()));
+          return Optional.of(writer.stamp(doc));
+        });
+    takeover.get().ifPresent(LOG::warn);
+    if (writer.took(this::heartbeat)) {
+      LOG.info(
+          "{}: this single instance (writer {}) holds the object; its stamp is refreshed every {}",
+          location(),
+          writer.token(),
+          Durations.format(writer.heartbeat()));
+    }
+  }
+
+  /** The single writer's write is based on {@code base}: it must still be ours. */
+  private void requireOwner(Snapshot base) {
+    try {
+      singleWriter.orElseThrow().requireOwner(base.doc(), location());
+    } catch (StoreLockedException e) {
+      cached = null;
+      throw e;
+    }
+  }
+
+  /** Removes this process's stamp at a graceful stop, so that a restart starts at once. */
+  private void release() {
+    if (singleWriter.isEmpty() || !singleWriter.get().holds()) {
+      return;
+    }
+    SingleWriter writer = singleWriter.get();
+    writer.lose();
+    try {
+      stampLoop(
+          "writer release",
+          readFresh(),
+          doc -> {
+            if (!writer.owns(doc)) {
+              return Optional.empty();
+            }
+            Map<String, String> released = new LinkedHashMap<>(doc);
+            released.remove(WriterStamp.KEY);
+            return Optional.of(released);
+          });
+    } catch (StoreException e) {
+      LOG.warn(
+          "{}: could not release the writer stamp ({}); a restart waits until it is stale",
+          location(),
+          e.getMessage());
+    }
+  }
+
+  /** The next document for a stamp-only write, from the one it is based on; empty: none. */
+  @FunctionalInterface
+  private interface StampStep {
+    Optional<Map<String, String>> next(Map<String, String> doc);
+  }
+
+  /** Writes what {@code step} makes of {@code base}, re-reading and asking again on a lost race. */
+  private void stampLoop(String verb, Snapshot base, StampStep step) {
+    for (int conflicts = 0; ; ) {
+      Optional<Map<String, String>> next = step.next(base.doc());
+      if (next.isEmpty()) {
+        return;
+      }
+      byte[] bytes = StateDocument.serialize(next.get());
+      Optional<String> written = conditionalWrite(bytes, base.version(), verb);
+      if (written.isPresent()) {
+        cached = new Snapshot(next.get(), bytes, written);
+        return;
+      }
+      lostRace(verb, ++conflicts);
+      base = readFresh();
     }
   }
 
@@ -247,9 +408,9 @@ public abstract class ConditionalCheckpointStore
   /**
    * @return the new version, or empty when the precondition failed
    */
-  private Optional<String> conditionalWrite(byte[] bytes, Optional<String> expected, Mutation m) {
+  private Optional<String> conditionalWrite(byte[] bytes, Optional<String> expected, String verb) {
     try {
-      return Optional.of(withRetries(m.verb(), () -> backend.write(bytes, expected)));
+      return Optional.of(withRetries(verb, () -> backend.write(bytes, expected)));
     } catch (PreconditionFailed e) {
       return Optional.empty();
     }

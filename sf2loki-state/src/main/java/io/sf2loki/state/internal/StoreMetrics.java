@@ -16,8 +16,9 @@ import java.util.function.Supplier;
 /**
  * The stores' meters: {@code sf2loki_checkpoint_commit_failures{store,reason}} for every failed
  * commit or delete, {@code sf2loki_checkpoint_fenced_commits{store}} for writes refused by the
- * fence, and {@code sf2loki_checkpoint_write_retries{store,reason}} for transient retries and
- * conflict merges.
+ * fence, {@code sf2loki_checkpoint_write_retries{store,reason}} for transient retries and conflict
+ * merges, and {@code sf2loki_checkpoint_heartbeat_failures{store,reason}} for a single-instance
+ * object store's writer heartbeats that failed.
  */
 public final class StoreMetrics {
 
@@ -45,6 +46,18 @@ public final class StoreMetrics {
         .description("checkpoint writes retried after a transient error or a merged conflict")
         .tag("store", store)
         .tag("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  /** Counts a failed writer heartbeat, by the same reasons as a commit failure. */
+  public void heartbeatFailed(RuntimeException e) {
+    Counter.builder("sf2loki_checkpoint_heartbeat_failures")
+        .description(
+            "writer heartbeats of a single-instance S3/GCS store that failed, by reason"
+                + " (locked: another instance took the object over)")
+        .tag("store", store)
+        .tag("reason", e instanceof StoreException se ? reason(se) : "error")
         .register(registry)
         .increment();
   }

@@ -4,6 +4,7 @@ import io.sf2loki.spi.StoreEnvironment;
 import io.sf2loki.state.internal.ConditionalCheckpointStore;
 import io.sf2loki.state.internal.RetryPolicy;
 import io.sf2loki.state.internal.StoreMetrics;
+import io.sf2loki.state.internal.WriterLiveness;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -37,11 +38,25 @@ public final class S3CheckpointStore extends ConditionalCheckpointStore {
    */
   S3CheckpointStore(
       S3ObjectBackend backend, RetryPolicy retry, StoreEnvironment environment, boolean probe) {
+    this(backend, retry, environment, WriterLiveness.standard(environment.threads()), probe);
+  }
+
+  /**
+   * @param liveness the single instance's heartbeat and how it judges another's stamp (tests drive
+   *     its time and beats)
+   */
+  S3CheckpointStore(
+      S3ObjectBackend backend,
+      RetryPolicy retry,
+      StoreEnvironment environment,
+      WriterLiveness liveness,
+      boolean probe) {
     super(
         backend,
         retry,
         new StoreMetrics(environment.metrics(), "s3"),
-        environment.singleInstance(),
+        environment,
+        liveness,
         probe);
   }
 

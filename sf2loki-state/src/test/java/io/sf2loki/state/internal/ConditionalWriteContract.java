@@ -8,7 +8,6 @@ import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreAccessDeniedException;
 import io.sf2loki.spi.StoreEnvironment;
-import io.sf2loki.spi.StoreLockedException;
 import io.sf2loki.spi.StoreUnavailableException;
 import io.sf2loki.spi.StoreUnsafeException;
 import io.sf2loki.tck.FakeTerm;
@@ -89,11 +88,6 @@ public abstract class ConditionalWriteContract {
    */
   protected abstract void ignoreConditionalHeaders();
 
-  /** A store of a single-instance ({@code noop}) daemon or CLI. */
-  protected final ConditionalCheckpointStore singleInstanceStore() {
-    return newStore(object, RetryPolicy.standard(4), singleInstance());
-  }
-
   private StoreEnvironment singleInstance() {
     return new StoreEnvironment(true, Clock.systemUTC(), metrics);
   }
@@ -128,41 +122,6 @@ public abstract class ConditionalWriteContract {
   protected final double counter(String name, String... tags) {
     var c = metrics.find(name).tags(tags).counter();
     return c == null ? 0 : c.count();
-  }
-
-  /**
-   * Two {@code noop} daemons on one object: the one whose conditional write finds the other's
-   * writes refuses with an error naming the likely cause, instead of merging and retrying.
-   */
-  @Test
-  void aSecondSingleInstanceDaemonOnTheSameObjectIsAnErrorNotASilentMerge() {
-    ConditionalCheckpointStore first = singleInstanceStore();
-    ConditionalCheckpointStore second = singleInstanceStore();
-    first.commit(Map.of("a", "1"), FakeTerm.unfenced("host-a"));
-    second.commit(Map.of("b", "1"), FakeTerm.unfenced("host-b"));
-
-    assertThatThrownBy(() -> first.commit(Map.of("a", "2"), FakeTerm.unfenced("host-a")))
-        .isInstanceOf(StoreLockedException.class)
-        .hasMessageContaining("another sf2loki instance is writing " + location(object))
-        .hasMessageContaining("run one instance per state object, or use a lease coordinator");
-    assertThat(store().load("a")).contains("1");
-    assertThat(counter("sf2loki_checkpoint_commit_failures", "reason", "locked")).isEqualTo(1);
-    assertThat(counter("sf2loki_checkpoint_write_retries", "reason", "conflict")).isZero();
-  }
-
-  /**
-   * Under {@code noop} an operator's {@code state set} (an unfenced write that keeps the daemon's
-   * token) is still merged: it is a repair, not a second instance.
-   */
-  @Test
-  void anOperatorsWriteUnderNoopIsMergedIntoTheDaemonsNextCommit() {
-    ConditionalCheckpointStore daemon = singleInstanceStore();
-    daemon.commit(Map.of("a", "1"), FakeTerm.unfenced("host-a"));
-    singleInstanceStore().commit(Map.of("b", "operator"), Fence.NONE);
-
-    daemon.commit(Map.of("a", "2"), FakeTerm.unfenced("host-a"));
-
-    assertThat(store().loadAll()).containsEntry("a", "2").containsEntry("b", "operator");
   }
 
   /** The probe finds a conforming endpoint's conditional writes honoured. */
@@ -211,6 +170,7 @@ public abstract class ConditionalWriteContract {
     store.commit(Map.of("k", "v"), FakeTerm.unfenced("host-a"));
 
     assertThat(store().load("k")).contains("v");
+    store.close();
   }
 
   /** A create is conditional on absence, a replace on the version the store last saw. */
