@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import okhttp3.Interceptor;
@@ -111,12 +112,18 @@ final class K8sLeaseShards implements ShardElection {
     CoordinatorEnvironment env =
         new CoordinatorEnvironment(
             time.clock(), time.ticker(), Optional.empty(), metrics(identity), Map.of());
+    // No wait after a roster conflict: it would pass in real time, not on the simulated timeline.
     ShardQuota quota =
         new ShardQuota(
             identity,
             shards,
             slack,
-            new K8sLeaseRoster(() -> api, config("sf2loki-leader")),
+            new K8sLeaseRoster(
+                () -> api,
+                config("sf2loki-leader"),
+                K8sLeaseRoster.conflictBackoff(new SplittableRandom(identity.hashCode())),
+                d -> {},
+                env),
             DURATION,
             RENEW,
             env);
