@@ -112,7 +112,9 @@ final class K8sLeaseShards implements ShardElection {
     CoordinatorEnvironment env =
         new CoordinatorEnvironment(
             time.clock(), time.ticker(), Optional.empty(), metrics(identity), Map.of());
-    // No wait after a roster conflict: it would pass in real time, not on the simulated timeline.
+    // Each roster call on a participant thread of its own, so that simulated time stands still
+    // while it runs. No wait after a roster conflict: a coordinator waiting (in real time) for
+    // the call would hold simulated time still, and a simulated wait would never end.
     ShardQuota quota =
         new ShardQuota(
             identity,
@@ -126,7 +128,8 @@ final class K8sLeaseShards implements ShardElection {
                 env),
             DURATION,
             RENEW,
-            env);
+            env,
+            call -> time.start(identity + "/roster", call::run));
     return new Replica() {
       @Override
       public ShardBalance balance() {
