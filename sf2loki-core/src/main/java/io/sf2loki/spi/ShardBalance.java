@@ -34,7 +34,8 @@ public interface ShardBalance extends AutoCloseable {
 
   /**
    * Called from every wait of every coordinator: keeps this replica's roster entry fresh when it is
-   * due (at most once per renew interval for the whole process). Never throws.
+   * due (at most once per renew interval for the whole process). Never throws, and never blocks on
+   * the roster's I/O: a leader calls it right before the wait that times its next renewal.
    */
   void tick();
 

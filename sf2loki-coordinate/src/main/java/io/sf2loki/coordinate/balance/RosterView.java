@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * failed heartbeat or read is counted ({@code sf2loki_shard_roster_failures_total}) and warned
  * about once per streak of failures; the view then keeps the last members it saw (one, itself, when
  * it never read the roster: availability over balance). Its I/O is called by one thread at a time
- * (the quota's roster lock); its queries read one immutable snapshot and may be called from any
- * thread.
+ * (the replica's {@link RosterThread}); its queries read one immutable snapshot and may be called
+ * from any thread.
  */
 final class RosterView {
 
@@ -71,7 +71,8 @@ final class RosterView {
       RosterDocument written =
           roster.heartbeat(replica, clock.instant().plus(ttl), clock.instant());
       saw(written);
-    } catch (RosterException e) {
+    } catch (RosterException | RuntimeException e) {
+      // a RuntimeException too: on the roster thread nobody else would see it
       failed("heartbeat", e);
     }
   }
@@ -81,7 +82,7 @@ final class RosterView {
     markTried();
     try {
       saw(roster.read());
-    } catch (RosterException e) {
+    } catch (RosterException | RuntimeException e) {
       failed("read", e);
     }
   }
@@ -91,9 +92,9 @@ final class RosterView {
     try {
       roster.leave(replica, clock.instant());
       LOG.info("left the roster {}", roster.location());
-    } catch (RosterException e) {
+    } catch (RosterException | RuntimeException e) {
       failures.increment();
-      LOG.warn("could not leave the roster ({}); the entry expires by itself", e.getMessage());
+      LOG.warn("could not leave the roster ({}); the entry expires by itself", describe(e));
     }
   }
 
@@ -155,7 +156,7 @@ final class RosterView {
     }
   }
 
-  private void failed(String operation, RosterException e) {
+  private void failed(String operation, Exception e) {
     failures.increment();
     if (!failing) {
       failing = true;
@@ -163,8 +164,12 @@ final class RosterView {
           "roster {} failed: {}; balancing shards with the last known {} replica(s) until it"
               + " works again (held shards keep running)",
           operation,
-          e.getMessage(),
+          describe(e),
           members().size());
     }
+  }
+
+  private static String describe(Exception e) {
+    return e instanceof RosterException ? e.getMessage() : e.toString();
   }
 }

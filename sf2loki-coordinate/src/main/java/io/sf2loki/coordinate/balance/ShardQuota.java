@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +28,14 @@ import org.slf4j.LoggerFactory;
  * again: when the next entry expires, or within a twentieth of a renew interval when a place may
  * come back sooner, rather than a whole renew interval later.
  *
- * <p>Roster I/O runs on the coordinator thread that finds a heartbeat due, never under the quota's
- * lock; the others skip it. Thread-safe.
+ * <p>Roster I/O runs on the replica's one {@link RosterThread}, never on a coordinator's thread and
+ * never under the quota's lock. {@link #tick} only starts a heartbeat that is due, without waiting
+ * for it: a leader ticks right before the wait that times its next renewal, so a roster slow to
+ * answer (a hung mount, an API server at its read timeout, conflicts backing off) must not hold
+ * that renewal back. A reservation, asked before an acquire attempt and never on a renewal's path,
+ * waits for the roster call running (a heartbeat, a read) at most a quarter renew interval (a
+ * second at most), then decides on the members last seen, as it does when the roster fails; a
+ * hand-over decision waits for nothing and takes the members last seen. Thread-safe.
  */
 public final class ShardQuota implements ShardBalance {
 
@@ -41,13 +47,17 @@ public final class ShardQuota implements ShardBalance {
    */
   public static final int IN_FLIGHT_RETRIES = 20;
 
+  /** The longest a reservation waits for the roster call running. */
+  private static final Duration MAX_IO_WAIT = Duration.ofSeconds(1);
+
   private final String replica;
   private final List<String> shards;
   private final int slack;
   private final RosterView roster;
   private final Ticker ticker;
   private final long renewNanos;
-  private final ReentrantLock rosterIo = new ReentrantLock();
+  private final Duration ioWait;
+  private final RosterThread io;
   private final Set<String> held = new HashSet<>();
   private final Set<String> reserved = new HashSet<>();
   private final Counter balanceHandovers;
@@ -75,6 +85,54 @@ public final class ShardQuota implements ShardBalance {
       Duration ttl,
       Duration renewInterval,
       CoordinatorEnvironment environment) {
+    this(
+        replica,
+        shards,
+        slack,
+        roster,
+        ttl,
+        renewInterval,
+        environment,
+        RosterThread.of(environment.threads()));
+  }
+
+  /**
+   * As above, with the roster's calls run by {@code rosterIo} instead of a thread of the quota's
+   * own: tests on simulated time run each call on a participant thread, so that time stands still
+   * while it runs, as it does for any I/O.
+   *
+   * @param rosterIo runs the calls it is given in that order, each after the previous one ended
+   */
+  public ShardQuota(
+      String replica,
+      List<String> shards,
+      int slack,
+      Roster roster,
+      Duration ttl,
+      Duration renewInterval,
+      CoordinatorEnvironment environment,
+      Executor rosterIo) {
+    this(
+        replica,
+        shards,
+        slack,
+        roster,
+        ttl,
+        renewInterval,
+        environment,
+        new RosterThread(rosterIo, () -> {}));
+  }
+
+  private ShardQuota(
+      String replica,
+      List<String> shards,
+      int slack,
+      Roster roster,
+      Duration ttl,
+      Duration renewInterval,
+      CoordinatorEnvironment environment,
+      RosterThread io) {
+    this.io = Objects.requireNonNull(io, "io");
     this.replica = Objects.requireNonNull(replica, "replica");
     this.shards = List.copyOf(shards);
     if (slack < 0) {
@@ -83,6 +141,8 @@ public final class ShardQuota implements ShardBalance {
     this.slack = slack;
     this.ticker = environment.ticker();
     this.renewNanos = renewInterval.toNanos();
+    Duration quarter = renewInterval.dividedBy(4);
+    this.ioWait = quarter.compareTo(MAX_IO_WAIT) < 0 ? quarter : MAX_IO_WAIT;
     MeterRegistry metrics = environment.metrics();
     this.roster = new RosterView(roster, replica, ttl, environment.clock(), ticker, metrics);
     Gauge.builder("sf2loki_shards_held", this, q -> q.held())
@@ -134,17 +194,19 @@ public final class ShardQuota implements ShardBalance {
     return roster.members();
   }
 
+  /** Starts this replica's heartbeat on the roster thread when it is due; never waits for it. */
   @Override
   public void tick() {
-    if (due() && rosterIo.tryLock()) {
-      try {
-        if (due()) {
-          roster.heartbeat();
-          markBeaten();
-        }
-      } finally {
-        rosterIo.unlock();
-      }
+    if (due()) {
+      io.start(this::beatIfDue);
+    }
+  }
+
+  /** On the roster thread. The next one is due a renew interval after this one started. */
+  private void beatIfDue() {
+    if (due()) {
+      markBeaten();
+      roster.heartbeat();
     }
   }
 
@@ -160,12 +222,16 @@ public final class ShardQuota implements ShardBalance {
   @Override
   public Optional<Reservation> reserve(String shard) {
     tick();
-    if (roster.outdated()) {
-      read(); // an entry expired since the last read: gone (a place for us) or heartbeated since
+    // the heartbeat just started, or another call: the freshest members; a roster stuck in a call
+    // is not waited for again below
+    boolean answering = io.await(ioWait);
+    if (answering && roster.outdated()) {
+      // an entry expired since the last read: gone (a place for us) or heartbeated since
+      answering = read();
     }
     Optional<Reservation> granted = tryReserve(shard);
     // Refused at the cap on a view older than a quarter interval: a replica may have died since.
-    if (granted.isEmpty() && roster.ageNanos() > renewNanos / 4) {
+    if (granted.isEmpty() && answering && roster.ageNanos() > renewNanos / 4) {
       read();
       granted = tryReserve(shard);
     }
@@ -173,16 +239,23 @@ public final class ShardQuota implements ShardBalance {
   }
 
   /**
-   * Reads the roster unless another thread is at it or a read was tried within the short retry (a
-   * failing roster is then not read on every poll of every shard).
+   * Reads the roster, unless another roster call is running (it is waited for instead) or a read
+   * was tried within the short retry (a failing roster is then not read on every poll of every
+   * shard).
+   *
+   * @return false when a roster call is still running after the wait
    */
-  private void read() {
-    if (roster.triedAgoNanos() >= shortRetryNanos() && rosterIo.tryLock()) {
-      try {
-        roster.read();
-      } finally {
-        rosterIo.unlock();
-      }
+  private boolean read() {
+    if (roster.triedAgoNanos() >= shortRetryNanos()) {
+      io.start(this::readIfNotTried);
+    }
+    return io.await(ioWait);
+  }
+
+  /** On the roster thread. */
+  private void readIfNotTried() {
+    if (roster.triedAgoNanos() >= shortRetryNanos()) {
+      roster.read();
     }
   }
 
@@ -227,12 +300,8 @@ public final class ShardQuota implements ShardBalance {
   /** Removes this replica from the roster after its shards were handed over. */
   @Override
   public void close() {
-    rosterIo.lock();
-    try {
-      roster.leave();
-    } finally {
-      rosterIo.unlock();
-    }
+    // after a heartbeat still running: written after the leave, it would list this replica again
+    io.runLast(roster::leave);
   }
 
   private synchronized boolean shed(String shard) {

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.random.RandomGenerator;
 
 /** Provides the {@code k8s_lease} coordinator. */
 public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
@@ -53,7 +54,12 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
             replica,
             shards,
             slack,
-            new K8sLeaseRoster(() -> api(config, variables), config),
+            new K8sLeaseRoster(
+                () -> api(config, variables),
+                config,
+                K8sLeaseRoster.conflictBackoff(RandomGenerator.getDefault()),
+                io.sf2loki.pipeline.Sleeper.SYSTEM,
+                environment),
             config.leaseDuration(),
             config.renewInterval(),
             environment);
@@ -61,7 +67,7 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
 
       @Override
       public Optional<RosterInfo.Inspector> rosterInspector(Map<String, String> variables) {
-        return Optional.of(new K8sLeaseRoster(() -> api(config, variables), config)::inspect);
+        return Optional.of(() -> K8sLeaseRoster.inspect(() -> api(config, variables), config));
       }
 
       @Override

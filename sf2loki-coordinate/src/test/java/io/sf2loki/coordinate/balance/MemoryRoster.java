@@ -3,7 +3,7 @@ package io.sf2loki.coordinate.balance;
 import java.time.Instant;
 
 /** A roster in memory, shared by the quotas of a test; its calls can be made to fail. */
-final class MemoryRoster implements Roster {
+class MemoryRoster implements Roster {
 
   private RosterDocument document = RosterDocument.EMPTY;
   private boolean failing;

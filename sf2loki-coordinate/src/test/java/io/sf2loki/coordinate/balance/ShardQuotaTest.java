@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.CoordinatorEnvironment;
 import io.sf2loki.spi.ShardBalance;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -35,7 +37,8 @@ class ShardQuotaTest {
             Optional.empty(),
             metrics,
             Map.of());
-    return new ShardQuota(replica, shards, slack, roster, TTL, RENEW, env);
+    // the roster's I/O on the calling thread: each call is done when the quota's method returns
+    return new ShardQuota(replica, shards, slack, roster, TTL, RENEW, env, Runnable::run);
   }
 
   @Test
@@ -302,6 +305,40 @@ class ShardQuotaTest {
         .isEqualTo(2);
     assertThat(metrics.get("sf2loki_shards_held").gauge().value()).isEqualTo(2);
     assertThat(metrics.get("sf2loki_shard_cap").gauge().value()).isEqualTo(2);
+  }
+
+  @Test
+  void aReservationWaitsForAStuckRosterAtMostAQuarterRenewIntervalThenUsesTheMembersLastSeen()
+      throws Exception {
+    Duration renew = Duration.ofMillis(400);
+    CountDownLatch released = new CountDownLatch(1);
+    MemoryRoster stuck =
+        new MemoryRoster() {
+          @Override
+          public RosterDocument heartbeat(String replica, Instant expiresAt, Instant now)
+              throws RosterException {
+            try {
+              released.await(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return super.heartbeat(replica, expiresAt, now);
+          }
+        };
+    CoordinatorEnvironment env =
+        new CoordinatorEnvironment(clock, () -> 0L, Optional.empty(), metrics, Map.of());
+    ShardQuota a = new ShardQuota("a", TEN, 0, stuck, TTL, renew, env); // its own roster thread
+    try {
+      long start = System.nanoTime();
+      assertThat(a.reserve("org1")).isPresent(); // never read the roster: alone, cap 10
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(renew.dividedBy(4))
+          .isLessThan(TestTiming.seconds(5));
+    } finally {
+      released.countDown();
+      a.close();
+    }
+    assertThat(stuck.document().members()).doesNotContainKey("a"); // left after the heartbeat
   }
 
   @Test

@@ -91,7 +91,16 @@ final class FileLeaseShards implements ShardElection {
     CoordinatorEnvironment env =
         new CoordinatorEnvironment(
             time.clock(), time.ticker(), Optional.empty(), metrics(identity), Map.of());
-    ShardQuota quota = new ShardQuota(identity, shards, slack, roster, ttl(), renewInterval(), env);
+    ShardQuota quota =
+        new ShardQuota(
+            identity,
+            shards,
+            slack,
+            roster,
+            ttl(),
+            renewInterval(),
+            env,
+            call -> time.start(identity + "/roster", call::run));
     List<FaultyLeaseStorage> storages = new CopyOnWriteArrayList<>();
     return new Replica() {
       @Override

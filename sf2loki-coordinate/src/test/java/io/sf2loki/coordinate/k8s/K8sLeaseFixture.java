@@ -64,6 +64,12 @@ final class K8sLeaseFixture implements AutoCloseable {
     return new K8sLeaseCoordinator(api(), identity, config, env, time::sleep);
   }
 
+  /** The simulated timeline and {@link #metrics}, without an epoch floor. */
+  CoordinatorEnvironment environment() {
+    return new CoordinatorEnvironment(
+        time.clock(), time.ticker(), Optional.empty(), metrics, Map.of());
+  }
+
   V1Lease read() throws ApiException {
     return api.readNamespacedLease(config.name(), config.namespace()).execute();
   }

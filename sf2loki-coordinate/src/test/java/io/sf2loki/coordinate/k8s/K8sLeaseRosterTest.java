@@ -7,6 +7,8 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.sf2loki.coordinate.balance.RosterDocument;
 import io.sf2loki.coordinate.balance.RosterException;
+import io.sf2loki.pipeline.Backoff;
+import io.sf2loki.spi.RosterInfo;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -22,7 +24,9 @@ class K8sLeaseRosterTest {
 
   K8sLeaseRosterTest() throws Exception {
     fixture = new K8sLeaseFixture();
-    roster = new K8sLeaseRoster(() -> fixture.api, fixture.config);
+    roster =
+        new K8sLeaseRoster(
+            () -> fixture.api, fixture.config, Backoff.NONE, d -> {}, fixture.environment());
   }
 
   @AfterEach
@@ -92,8 +96,9 @@ class K8sLeaseRosterTest {
   @Test
   void inspectingListsTheMembersForLeaseShow() throws Exception {
     roster.heartbeat("pod-a", NOW.plusSeconds(30), NOW);
-    assertThat(roster.inspect().members()).containsEntry("pod-a", NOW.plusSeconds(30));
-    assertThat(roster.inspect().detail()).isEmpty();
+    RosterInfo info = K8sLeaseRoster.inspect(() -> fixture.api, fixture.config);
+    assertThat(info.members()).containsEntry("pod-a", NOW.plusSeconds(30));
+    assertThat(info.detail()).isEmpty();
   }
 
   @Test

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import okhttp3.Interceptor;
@@ -111,15 +112,24 @@ final class K8sLeaseShards implements ShardElection {
     CoordinatorEnvironment env =
         new CoordinatorEnvironment(
             time.clock(), time.ticker(), Optional.empty(), metrics(identity), Map.of());
+    // Each roster call on a participant thread of its own, so that simulated time stands still
+    // while it runs. No wait after a roster conflict: a coordinator waiting (in real time) for
+    // the call would hold simulated time still, and a simulated wait would never end.
     ShardQuota quota =
         new ShardQuota(
             identity,
             shards,
             slack,
-            new K8sLeaseRoster(() -> api, config("sf2loki-leader")),
+            new K8sLeaseRoster(
+                () -> api,
+                config("sf2loki-leader"),
+                K8sLeaseRoster.conflictBackoff(new SplittableRandom(identity.hashCode())),
+                d -> {},
+                env),
             DURATION,
             RENEW,
-            env);
+            env,
+            call -> time.start(identity + "/roster", call::run));
     return new Replica() {
       @Override
       public ShardBalance balance() {
