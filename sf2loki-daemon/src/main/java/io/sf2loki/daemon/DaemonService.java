@@ -91,7 +91,8 @@ final class DaemonService implements DaemonRunner {
                 config.service().httpPort(),
                 engines.liveness(),
                 engines.readiness(),
-                registry::scrape)) {
+                registry::scrape,
+                push.registry())) {
       LOG.info("health endpoints on {}:{}", config.service().httpHost(), health.port());
       startSummary(config.service().logSummaryInterval(), registry, environment, summaryStop);
       exitCode[0] = exitCode(engines.run(stop));

@@ -63,7 +63,12 @@ final class ComposedRun implements AutoCloseable {
             engine::status, config.service().unreadyAfterSinkFailing(), Clock.systemUTC());
     server =
         HealthServer.start(
-            "127.0.0.1", 0, new Liveness(engine::staleHeartbeat), readiness, registry::scrape);
+            "127.0.0.1",
+            0,
+            new Liveness(engine::staleHeartbeat),
+            readiness,
+            registry::scrape,
+            push.registry());
     run = runAsync(engine, stop);
   }
 
