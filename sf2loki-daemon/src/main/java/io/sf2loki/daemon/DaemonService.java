@@ -19,9 +19,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,16 +65,19 @@ final class DaemonService implements DaemonRunner {
         shards.multiOrg() ? " orgs=" + shards.orgNames() : "");
     shards.topologyWarnings().forEach(w -> LOG.warn("unsafe topology: {}", w));
     Clock clock = Clock.systemUTC();
+    Ticker ticker = Ticker.SYSTEM;
     PrometheusMeterRegistry registry = PrometheusRegistries.create(BuildInfo.version());
     MetricsPush push = pushFor(config, registry, clock, variables);
     StopTrigger stop = new StopTrigger();
     StopTrigger summaryStop = new StopTrigger();
     CountDownLatch finished = new CountDownLatch(1);
+    AtomicReference<OptionalLong> stopRequestedAt = new AtomicReference<>(OptionalLong.empty());
     int[] exitCode = {1}; // stays 1 if the drain hangs past the grace and the hook halts
     Thread hook =
         new Thread(
             () -> {
               LOG.info("stop requested; draining");
+              stopRequestedAt.set(OptionalLong.of(ticker.nanoTime()));
               stop.requestStop();
               awaitQuietly(finished, config.service().shutdownGrace().toSeconds() + 10);
               // A plain return would make the JVM exit 143 after SIGTERM; the contract says 0
@@ -83,7 +88,7 @@ final class DaemonService implements DaemonRunner {
     Runtime.getRuntime().addShutdownHook(hook);
     EngineEnvironment environment =
         new EngineEnvironment(
-            clock, Ticker.SYSTEM, new Random(), new NamedThreadFactory("sf2loki"), push.registry());
+            clock, ticker, new Random(), new NamedThreadFactory("sf2loki"), push.registry());
     try (ShardEngines engines = ShardEngines.create(shards, environment, variables);
         HealthServer health =
             HealthServer.start(
@@ -91,14 +96,15 @@ final class DaemonService implements DaemonRunner {
                 config.service().httpPort(),
                 engines.liveness(),
                 engines.readiness(),
-                registry::scrape)) {
+                registry::scrape,
+                push.registry())) {
       LOG.info("health endpoints on {}:{}", config.service().httpHost(), health.port());
       startSummary(config.service().logSummaryInterval(), registry, environment, summaryStop);
       exitCode[0] = exitCode(engines.run(stop));
       return exitCode[0];
     } finally {
       summaryStop.requestStop();
-      push.close(); // the last push, bounded by service.metrics.otlp.timeout
+      push.close(graceLeft(config.service().shutdownGrace(), stopRequestedAt.get(), ticker));
       finished.countDown();
       if (!stop.isStopRequested()) {
         Runtime.getRuntime().removeShutdownHook(hook);
@@ -122,6 +128,16 @@ final class DaemonService implements DaemonRunner {
         BuildInfo.version(),
         clock,
         new NamedThreadFactory("sf2loki-otlp"));
+  }
+
+  /**
+   * What is left of {@code grace} for the last steps of a stop (the final OTLP push): measured from
+   * the stop request (SIGTERM), so that they end within the grace however long the drain took, or
+   * all of it when the run ended by itself.
+   */
+  static Duration graceLeft(Duration grace, OptionalLong stopRequestedAt, Ticker ticker) {
+    long now = ticker.nanoTime();
+    return grace.minusNanos(now - stopRequestedAt.orElse(now));
   }
 
   /** The periodic summary line ({@code service.log_summary_interval}; 0 disables it). */

@@ -17,6 +17,7 @@ import io.sf2loki.engine.Engine;
 import io.sf2loki.engine.EngineOutcome;
 import io.sf2loki.engine.Environments;
 import io.sf2loki.spi.StopTrigger;
+import io.sf2loki.spi.Ticker;
 import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.net.URI;
@@ -26,6 +27,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -50,6 +52,7 @@ final class ComposedRun implements AutoCloseable {
   private final Engine engine;
   private final HealthServer server;
   private final CompletableFuture<EngineOutcome> run;
+  private final Duration shutdownGrace;
 
   private ComposedRun(String hocon, Map<String, String> variables) throws IOException {
     Sf2LokiConfig config =
@@ -63,8 +66,14 @@ final class ComposedRun implements AutoCloseable {
             engine::status, config.service().unreadyAfterSinkFailing(), Clock.systemUTC());
     server =
         HealthServer.start(
-            "127.0.0.1", 0, new Liveness(engine::staleHeartbeat), readiness, registry::scrape);
+            "127.0.0.1",
+            0,
+            new Liveness(engine::staleHeartbeat),
+            readiness,
+            registry::scrape,
+            push.registry());
     run = runAsync(engine, stop);
+    shutdownGrace = config.service().shutdownGrace();
   }
 
   /** {@code GET path} on this run's health server. */
@@ -143,6 +152,7 @@ final class ComposedRun implements AutoCloseable {
   /** Stops the engine and waits for it to end as stopped, unless it had ended by itself. */
   @Override
   public void close() throws ExecutionException, TimeoutException {
+    OptionalLong stopRequestedAt = OptionalLong.of(Ticker.SYSTEM.nanoTime());
     try {
       boolean endedByItself = run.isDone();
       stop.requestStop();
@@ -155,7 +165,7 @@ final class ComposedRun implements AutoCloseable {
       throw new AssertionError("interrupted while the engine stopped", e);
     } finally {
       engine.close();
-      push.close();
+      push.close(DaemonService.graceLeft(shutdownGrace, stopRequestedAt, Ticker.SYSTEM));
       server.close();
     }
   }

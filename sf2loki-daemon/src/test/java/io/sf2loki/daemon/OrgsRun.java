@@ -43,7 +43,7 @@ final class OrgsRun implements AutoCloseable {
     engines = ShardEngines.create(shards, Environments.engine(registry), Map.of());
     server =
         HealthServer.start(
-            "127.0.0.1", 0, engines.liveness(), engines.readiness(), registry::scrape);
+            "127.0.0.1", 0, engines.liveness(), engines.readiness(), registry::scrape, registry);
     Thread thread =
         new Thread(
             () -> {

@@ -67,7 +67,8 @@ final class ProbedEngine {
             0,
             new Liveness(engine::staleHeartbeat),
             new Readiness(engine::status, Duration.ZERO, Clock.systemUTC()),
-            () -> "");
+            () -> "",
+            new SimpleMeterRegistry());
     run = runAsync(engine, stop);
   }
 

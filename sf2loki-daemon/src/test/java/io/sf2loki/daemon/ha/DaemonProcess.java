@@ -54,7 +54,8 @@ public final class DaemonProcess implements AutoCloseable {
     this.process = process;
   }
 
-  static DaemonProcess start(String name, Path config, int httpPort, Path log) {
+  /** Starts {@code io.sf2loki.daemon.Main --config config} from the test class path. */
+  public static DaemonProcess start(String name, Path config, int httpPort, Path log) {
     return launch(
         name,
         List.of("-cp", System.getProperty("java.class.path"), "io.sf2loki.daemon.Main"),

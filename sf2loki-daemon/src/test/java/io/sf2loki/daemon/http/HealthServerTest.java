@@ -1,15 +1,21 @@
 package io.sf2loki.daemon.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.engine.EngineStatus;
 import io.sf2loki.pipeline.LaneStall;
 import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.Source;
+import io.sf2loki.testkit.TestTiming;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +46,8 @@ class HealthServerTest {
             0,
             new Liveness(staleHeartbeat::get),
             readiness,
-            () -> "sf2loki_leader 1.0\n");
+            () -> "sf2loki_leader 1.0\n",
+            new SimpleMeterRegistry());
   }
 
   @AfterEach
@@ -177,5 +184,60 @@ class HealthServerTest {
   @Test
   void unknownPathIsNotFound() throws Exception {
     assertThat(get("/nope").statusCode()).isEqualTo(404);
+  }
+
+  /** The answer to {@code request} as sent on the wire, read until the server closes. */
+  private String exchange(String request) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout((int) TestTiming.seconds(5).toMillis());
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
+  void answersCarryTheirLengthAndCloseTheConnection() throws Exception {
+    String answer = exchange("GET /healthz HTTP/1.1\r\nHost: probe\r\n\r\n");
+    assertThat(answer)
+        .startsWith("HTTP/1.1 200 OK\r\n")
+        .containsIgnoringCase("\r\nContent-Length: 3\r\n")
+        .containsIgnoringCase("\r\nContent-Type: text/plain\r\n")
+        .containsIgnoringCase("\r\nConnection: close\r\n")
+        .endsWith("\r\n\r\nok\n");
+  }
+
+  @Test
+  void headAnswersAsGetWithoutTheBody() throws Exception {
+    staleHeartbeat.set(Optional.of(Duration.ofSeconds(312)));
+    String answer = exchange("HEAD /healthz HTTP/1.1\r\nHost: probe\r\n\r\n");
+    assertThat(answer)
+        .startsWith("HTTP/1.1 503 ")
+        .containsIgnoringCase("\r\nConnection: close\r\n")
+        .endsWith("\r\n\r\n");
+  }
+
+  @Test
+  void otherMethodsAreNotAllowed() throws Exception {
+    String answer =
+        exchange("POST /healthz HTTP/1.1\r\nHost: probe\r\nContent-Length: 2\r\n\r\nab");
+    assertThat(answer)
+        .startsWith("HTTP/1.1 405 ")
+        .containsIgnoringCase("\r\nConnection: close\r\n")
+        .endsWith("method not allowed\n");
+  }
+
+  @Test
+  void aTakenPortFailsTheStartWithTheSystemsReason() {
+    assertThatThrownBy(
+            () ->
+                HealthServer.start(
+                    "127.0.0.1",
+                    server.port(),
+                    new Liveness(staleHeartbeat::get),
+                    () -> new Answer(200, "ready"),
+                    () -> "",
+                    new SimpleMeterRegistry()))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("Address already in use");
   }
 }
