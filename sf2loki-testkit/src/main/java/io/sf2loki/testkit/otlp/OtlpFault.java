@@ -39,6 +39,11 @@ public sealed interface OtlpFault permits OtlpFault.Status {
 
   /** Answer {@code 429} with {@code Retry-After: seconds} to the next {@code count} exports. */
   static Status throttled(int seconds, int count) {
-    return new Status(429, Optional.of(Integer.toString(seconds)), count);
+    return retryAfter(429, seconds, count);
+  }
+
+  /** Answer {@code status} with {@code Retry-After: seconds} to the next {@code count} exports. */
+  static Status retryAfter(int status, int seconds, int count) {
+    return new Status(status, Optional.of(Integer.toString(seconds)), count);
   }
 }
