@@ -160,6 +160,19 @@ class FakeOtlpLogsTest {
   }
 
   @Test
+  void aNoneFaultLetsAnExportThroughSoTheNextFaultStrikesTheOneAfter() throws Exception {
+    otlp = FakeOtlpLogs.start();
+    otlp.inject(OtlpFault.none(1));
+    otlp.inject(OtlpFault.status(400, 1));
+
+    post(FakeOtlpLogs.LOGS_PATH, export().toByteArray(), false);
+    post(FakeOtlpLogs.LOGS_PATH, export().toByteArray(), false);
+
+    assertThat(otlp.answers()).containsExactly(200, 400);
+    assertThat(otlp.records()).hasSize(2);
+  }
+
+  @Test
   void aBodyThatDoesNotDecodeIsA400WithAStatusMessage() throws Exception {
     otlp = FakeOtlpLogs.start();
 
