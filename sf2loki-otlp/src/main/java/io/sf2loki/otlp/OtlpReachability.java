@@ -43,12 +43,4 @@ public final class OtlpReachability {
       return new Answer(r.status(), text);
     }
   }
-
-  /**
-   * The bound {@code sink.otlp} of a config's root section, for launchers that hold the sink's
-   * section only through the SPI.
-   */
-  public static OtlpSinkConfig bind(io.sf2loki.spi.ConfigSection section) {
-    return OtlpSinkConfig.bind(section);
-  }
 }
