@@ -43,7 +43,8 @@ import java.util.zip.GZIPInputStream;
  * and the rule's message (those records are not kept). A body that does not decode is answered
  * {@code 400} with a {@code google.rpc.Status}, another content type {@code 415}, another method
  * {@code 405}. A queued {@link OtlpFault} answers instead of keeping ({@code 429}/{@code 503} with
- * {@code Retry-After}, {@code 400}, ...). Every answered request is counted by status.
+ * {@code Retry-After}, {@code 400}, ...). Every answered request is counted by status. {@code GET
+ * /testkit/stats} and {@code /testkit/entries} show what it kept, in the fake Loki's shape.
  *
  * <pre>
  * try (FakeOtlpLogs otlp = FakeOtlpLogs.builder()
@@ -79,11 +80,14 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
     rules = b.rules;
     reject = b.reject;
     rejectMessage = b.rejectMessage;
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 16);
     executor = Executors.newCachedThreadPool(r -> new Thread(r, "fake-otlp-logs"));
     server.setExecutor(executor);
     server.createContext(LOGS_PATH, this::handle);
     server.createContext(LOKI_LOGS_PATH, this::handle);
+    LogsInspection inspection = new LogsInspection(this::records);
+    server.createContext(LogsInspection.STATS, inspection::stats);
+    server.createContext(LogsInspection.ENTRIES, inspection::entries);
     server.start();
   }
 
@@ -102,8 +106,15 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
     private LokiOtlpRules rules = LokiOtlpRules.defaults();
     private Predicate<ReceivedLogRecord> reject = r -> false;
     private String rejectMessage = "";
+    private int port;
 
     private Builder() {}
+
+    /** The loopback port to bind; 0 (the default) picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
 
     /** How records map to Loki labels and metadata (default: Loki's defaults). */
     public Builder rules(LokiOtlpRules rules) {
