@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.gcs.FakeGcsServer;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.otlp.FakeOtlpLogs;
 import io.sf2loki.testkit.otlp.FakeOtlpReceiver;
 import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.pubsub.ManagedEventSubscription;
@@ -50,7 +51,11 @@ class MetricsReferenceTest {
   private static final Map<String, String> UNREACHED =
       Map.of(
           "sf2loki_file_io_timeouts_total",
-          "needs a mount that stops answering: FileStoreHungIoTest and FileLeaseHungMountTest");
+          "needs a mount that stops answering: FileStoreHungIoTest and FileLeaseHungMountTest",
+          "sf2loki_otlp_responses_total",
+          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)",
+          "sf2loki_otlp_transport_errors_total",
+          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)");
 
   @TempDir Path dir;
   private FakeSalesforce salesforce;
@@ -80,6 +85,7 @@ class MetricsReferenceTest {
     runFencedOnGcs();
     runPubSubWithFaults();
     runTwoOrgsUnderAFileLease();
+    runOtlpSink();
 
     Set<String> documented = MetricsReference.documented();
     assertThat(minus(exposed, documented))
@@ -329,6 +335,23 @@ class MetricsReferenceTest {
                     "sf2loki_checkpoint_write_retries_total",
                     "sf2loki_checkpoint_commit_failures_total",
                     "sf2loki_checkpoint_fenced_commits_total")));
+      }
+    }
+  }
+
+  /**
+   * {@code sink.type = otlp}, composed as the daemon does, against the fake OTLP receiver: the
+   * sink's instruments registered when it is created.
+   */
+  private void runOtlpSink() throws Exception {
+    try (FakeOtlpLogs logs = FakeOtlpLogs.start()) {
+      String exported =
+          eventLogFile("[Login]", "")
+              + "sink.type = otlp\nsink.otlp.url = \"%s\"\n".formatted(logs.uri());
+      try (ComposedRun run = ComposedRun.start(config(dir.resolve("otlp-state.json"), exported))) {
+        exposed.addAll(
+            run.awaitExposed(
+                Set.of("sf2loki_otlp_bytes_pushed_total", "sf2loki_otlp_rejected_records_total")));
       }
     }
   }
