@@ -68,6 +68,15 @@ bench-failover *ARGS:
 bench-cpu ROUNDS="5":
     {{mvn}} -q -pl sf2loki-loki -am -Pbench -Dbench.main=io.sf2loki.loki.EncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes
 
+# The OTLP sink's encoder against its floor (protobuf serialisation with the official classes +
+# gzip), JMH; extra JMH options pass through (docs/performance.md).
+bench-otlp *ARGS:
+    {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp -Dbench.args='OtlpEncodeBenchmark {{ARGS}}' process-test-classes
+
+# The same OTLP encode operations timed by thread CPU time; argument = rounds.
+bench-otlp-cpu ROUNDS="5":
+    {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp -Dbench.main=io.sf2loki.otlp.OtlpEncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes
+
 # MINUTES of seeded random faults in all on a file_lease pair of daemon processes against the
 # simulator, half with the file store, half with S3 (s3proxy); `just soak 10 SEED` replays the
 # printed seed's faults. Report and logs: sf2loki-daemon/target/soak/.

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.gcs.FakeGcsServer;
 import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.otlp.FakeOtlpLogs;
 import io.sf2loki.testkit.otlp.FakeOtlpReceiver;
 import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.pubsub.ManagedEventSubscription;
@@ -53,7 +54,11 @@ class MetricsReferenceTest {
           "needs a mount that stops answering: FileStoreHungIoTest and FileLeaseHungMountTest",
           "sf2loki_checkpoint_heartbeat_failures_total",
           "needs a noop daemon on S3/GCS cut off for 30s while a second one waits:"
-              + " SingleWriterContract in sf2loki-state");
+              + " SingleWriterContract in sf2loki-state",
+          "sf2loki_otlp_responses_total",
+          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)",
+          "sf2loki_otlp_transport_errors_total",
+          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)");
 
   @TempDir Path dir;
   private FakeSalesforce salesforce;
@@ -83,6 +88,7 @@ class MetricsReferenceTest {
     runFencedOnGcs();
     runPubSubWithFaults();
     runTwoOrgsUnderAFileLease();
+    runOtlpSink();
 
     Set<String> documented = MetricsReference.documented();
     assertThat(minus(exposed, documented))
@@ -332,6 +338,23 @@ class MetricsReferenceTest {
                     "sf2loki_checkpoint_write_retries_total",
                     "sf2loki_checkpoint_commit_failures_total",
                     "sf2loki_checkpoint_fenced_commits_total")));
+      }
+    }
+  }
+
+  /**
+   * {@code sink.type = otlp}, composed as the daemon does, against the fake OTLP receiver: the
+   * sink's instruments registered when it is created.
+   */
+  private void runOtlpSink() throws Exception {
+    try (FakeOtlpLogs logs = FakeOtlpLogs.start()) {
+      String exported =
+          eventLogFile("[Login]", "")
+              + "sink.type = otlp\nsink.otlp.url = \"%s\"\n".formatted(logs.uri());
+      try (ComposedRun run = ComposedRun.start(config(dir.resolve("otlp-state.json"), exported))) {
+        exposed.addAll(
+            run.awaitExposed(
+                Set.of("sf2loki_otlp_bytes_pushed_total", "sf2loki_otlp_rejected_records_total")));
       }
     }
   }

@@ -10,6 +10,8 @@ import io.sf2loki.coordinate.k8s.K8sLeaseAccessReview;
 import io.sf2loki.coordinate.k8s.K8sLeaseConfig;
 import io.sf2loki.loki.LokiSinkConfig;
 import io.sf2loki.loki.LokiSinkProvider;
+import io.sf2loki.otlp.OtlpSinkConfig;
+import io.sf2loki.otlp.OtlpSinkProvider;
 import io.sf2loki.salesforce.limits.ApiBudgetConfig;
 import io.sf2loki.source.eventlogobjects.EventLogObjectsConfig;
 import io.sf2loki.source.eventlogobjects.ObjectSpec;
@@ -182,8 +184,14 @@ public final class DoctorChecks {
     return checks;
   }
 
-  /** The Loki check of {@code loaded}'s {@code sink.loki}, a SKIP for another sink. */
+  /**
+   * The sink's check: {@code loki} of {@code loaded}'s {@code sink.loki}, {@code otlp} of its
+   * {@code sink.otlp}, a {@code loki} SKIP for another sink.
+   */
   private static Check loki(Sf2LokiConfig config, LoadedConfig loaded) {
+    if (OtlpSinkProvider.TYPE.equals(config.sinkType())) {
+      return new OtlpCheck(OtlpSinkConfig.bind(loaded.reader().section("sink.otlp")));
+    }
     return LokiSinkProvider.TYPE.equals(config.sinkType())
         ? new LokiCheck(LokiSinkConfig.bind(loaded.reader().section("sink.loki")))
         : fixed("loki", new CheckResult.Skip("sink.type is " + config.sinkType()));

@@ -41,6 +41,7 @@ class ArchitectureTest {
   };
 
   static final String LOKI = "io.sf2loki.loki..";
+  static final String OTLP = "io.sf2loki.otlp..";
   static final String STATE = "io.sf2loki.state..";
   static final String COORDINATE = "io.sf2loki.coordinate..";
   static final String[] SOURCES = {"io.sf2loki.source..", "io.sf2loki.salesforce.."};
@@ -60,10 +61,15 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             concat(
-                new String[] {LOKI, STATE, COORDINATE, TESTKIT},
+                new String[] {LOKI, OTLP, STATE, COORDINATE, TESTKIT},
                 SOURCES,
                 LAUNCHERS,
-                new String[] {"org.apache.hc..", "org.xerial.snappy..", "com.google.protobuf.."}))
+                new String[] {
+                  "org.apache.hc..",
+                  "org.xerial.snappy..",
+                  "com.google.protobuf..",
+                  "io.opentelemetry.proto.."
+                }))
         .check(main);
   }
 
@@ -74,7 +80,30 @@ class ArchitectureTest {
         .resideInAPackage(LOKI)
         .should()
         .dependOnClassesThat()
+        .resideInAnyPackage(
+            concat(new String[] {OTLP, STATE, COORDINATE, TESTKIT}, SOURCES, LAUNCHERS))
+        .check(main);
+  }
+
+  /**
+   * The OTLP sink shares the Loki sink's HTTP pieces through its one public facade ({@code
+   * HttpSinkSupport}), never its internals, and uses no other implementation module.
+   */
+  @Test
+  void theOtlpSinkUsesOnlyTheLokiSinksSharedPieces() {
+    noClasses()
+        .that()
+        .resideInAPackage(OTLP)
+        .should()
+        .dependOnClassesThat()
         .resideInAnyPackage(concat(new String[] {STATE, COORDINATE, TESTKIT}, SOURCES, LAUNCHERS))
+        .orShould()
+        .dependOnClassesThat(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "a class of the Loki sink other than HttpSinkSupport",
+                c ->
+                    c.getPackageName().equals("io.sf2loki.loki")
+                        && !c.getName().startsWith("io.sf2loki.loki.HttpSinkSupport")))
         .check(main);
   }
 
@@ -85,7 +114,8 @@ class ArchitectureTest {
         .resideInAPackage(STATE)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(concat(new String[] {LOKI, COORDINATE, TESTKIT}, SOURCES, LAUNCHERS))
+        .resideInAnyPackage(
+            concat(new String[] {LOKI, OTLP, COORDINATE, TESTKIT}, SOURCES, LAUNCHERS))
         .check(main);
   }
 
@@ -96,7 +126,7 @@ class ArchitectureTest {
         .resideInAPackage(COORDINATE)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(concat(new String[] {LOKI, STATE, TESTKIT}, SOURCES, LAUNCHERS))
+        .resideInAnyPackage(concat(new String[] {LOKI, OTLP, STATE, TESTKIT}, SOURCES, LAUNCHERS))
         .check(main);
   }
 
@@ -107,7 +137,8 @@ class ArchitectureTest {
         .resideInAnyPackage(SOURCES)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(concat(new String[] {LOKI, STATE, COORDINATE, TESTKIT}, LAUNCHERS))
+        .resideInAnyPackage(
+            concat(new String[] {LOKI, OTLP, STATE, COORDINATE, TESTKIT}, LAUNCHERS))
         .check(main);
   }
 
@@ -119,7 +150,7 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            concat(CORE, new String[] {LOKI, STATE, COORDINATE}, SOURCES, LAUNCHERS))
+            concat(CORE, new String[] {LOKI, OTLP, STATE, COORDINATE}, SOURCES, LAUNCHERS))
         .check(main);
   }
 

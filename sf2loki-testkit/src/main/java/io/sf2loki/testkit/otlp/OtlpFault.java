@@ -6,9 +6,9 @@ import java.util.Optional;
 /**
  * A scripted misbehaviour of the fake OTLP receiver, striking the next {@link #count()} exports.
  * {@link Status} answers instead of recording, as a collector under pressure does ({@code 503},
- * {@code 429} with {@code Retry-After}).
+ * {@code 429} with {@code Retry-After}); {@link None} lets exports through, to aim later faults.
  */
-public sealed interface OtlpFault permits OtlpFault.Status {
+public sealed interface OtlpFault permits OtlpFault.Status, OtlpFault.None {
 
   /** How many exports this fault strikes. */
   int count();
@@ -32,6 +32,25 @@ public sealed interface OtlpFault permits OtlpFault.Status {
     }
   }
 
+  /**
+   * Lets the next {@code count} exports be answered as usual, so that the faults queued behind it
+   * strike later exports.
+   *
+   * @param count how many exports it lets through
+   */
+  record None(int count) implements OtlpFault {
+    public None {
+      if (count < 1) {
+        throw new IllegalArgumentException("fault count must be at least 1");
+      }
+    }
+  }
+
+  /** Answer the next {@code count} exports as usual (faults queued behind strike later ones). */
+  static None none(int count) {
+    return new None(count);
+  }
+
   /** Answer {@code status} to the next {@code count} exports without recording them. */
   static Status status(int status, int count) {
     return new Status(status, Optional.empty(), count);
@@ -39,6 +58,11 @@ public sealed interface OtlpFault permits OtlpFault.Status {
 
   /** Answer {@code 429} with {@code Retry-After: seconds} to the next {@code count} exports. */
   static Status throttled(int seconds, int count) {
-    return new Status(429, Optional.of(Integer.toString(seconds)), count);
+    return retryAfter(429, seconds, count);
+  }
+
+  /** Answer {@code status} with {@code Retry-After: seconds} to the next {@code count} exports. */
+  static Status retryAfter(int status, int seconds, int count) {
+    return new Status(status, Optional.of(Integer.toString(seconds)), count);
   }
 }

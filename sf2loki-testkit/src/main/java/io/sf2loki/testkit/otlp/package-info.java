@@ -1,7 +1,8 @@
 /**
- * An OpenTelemetry collector's OTLP/HTTP metrics receiver on loopback ({@link
- * io.sf2loki.testkit.otlp.FakeOtlpReceiver}): decodes real {@code ExportMetricsServiceRequest}
- * protobuf with the {@code opentelemetry-proto} classes and records every data point by metric
- * name, with the resource's and the point's attributes.
+ * OTLP/HTTP receivers on loopback, decoding real requests with the official {@code
+ * opentelemetry-proto} classes: metrics ({@link io.sf2loki.testkit.otlp.FakeOtlpReceiver}, every
+ * data point by metric name with the resource's and the point's attributes) and logs ({@link
+ * io.sf2loki.testkit.otlp.FakeOtlpLogs}, every record with the labels and structured metadata Loki
+ * 3's OTLP endpoint would give it, success, partial success and scripted failures).
  */
 package io.sf2loki.testkit.otlp;

@@ -15,14 +15,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code report --loki-url URL [--salesforce-url URL] [--samples N]}: prints what a running fake
- * Loki holds (streams, entries per stream and per source, sample lines) and, given the fake
- * Salesforce, how many rows it generated. Needs only the JDK, so {@code just demo} works without
- * curl or jq.
+ * {@code report (--loki-url URL | --otlp-url URL) [--salesforce-url URL] [--samples N]}: prints
+ * what a running fake Loki holds (streams, entries per stream and per source, sample lines), or the
+ * fake OTLP logs receiver (its records as Loki 3 would index them), and, given the fake Salesforce,
+ * how many rows it generated. Needs only the JDK, so {@code just demo} works without curl or jq.
  */
 final class Report {
 
-  static final String USAGE = "usage: report --loki-url URL [--salesforce-url URL] [--samples N]";
+  static final String USAGE =
+      "usage: report (--loki-url URL | --otlp-url URL) [--salesforce-url URL] [--samples N]";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -37,7 +38,8 @@ final class Report {
     for (int i = 0; i + 1 < args.size(); i += 2) {
       options.put(args.get(i), args.get(i + 1));
     }
-    if (!options.containsKey("--loki-url") || args.size() % 2 != 0) {
+    if (options.containsKey("--loki-url") == options.containsKey("--otlp-url")
+        || args.size() % 2 != 0) {
       err.println(USAGE);
       return 2;
     }
@@ -56,7 +58,8 @@ final class Report {
 
   private void print(Map<String, String> options, int samples, PrintStream out)
       throws IOException, InterruptedException {
-    String loki = options.get("--loki-url");
+    boolean otlp = options.containsKey("--otlp-url");
+    String loki = options.getOrDefault("--loki-url", options.get("--otlp-url"));
     JsonNode stats = JSON.readTree(get(loki + "/testkit/stats"));
     List<JsonNode> entries = new ArrayList<>();
     for (String line : get(loki + "/testkit/entries").split("\n")) {
@@ -65,7 +68,10 @@ final class Report {
       }
     }
     out.printf(
-        "fake Loki: %d stream(s), %d entries (%d bytes), %d duplicate(s) dropped, %d rejected%n",
+        "%s: %d stream(s), %d entries (%d bytes), %d duplicate(s) dropped, %d rejected%n",
+        otlp
+            ? "fake OTLP receiver (streams as Loki 3 with the documented otlp_config)"
+            : "fake Loki",
         stats.path("streams").asLong(),
         stats.path("entries").asLong(),
         stats.path("bytes").asLong(),

@@ -2,6 +2,8 @@ package io.sf2loki.testkit.sim;
 
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.loki.LokiLimits;
+import io.sf2loki.testkit.otlp.FakeOtlpLogs;
+import io.sf2loki.testkit.otlp.LokiOtlpRules;
 import io.sf2loki.testkit.pubsub.FakePubSub;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.io.IOException;
@@ -15,8 +17,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A fake Salesforce org generating EventLogFile activity, a fake Pub/Sub API publishing a trickle
- * of real-time events (logins, a platform event, Account changes) and a fake Loki, on loopback
- * ports, for {@code just demo} and manual experiments:
+ * of real-time events (logins, a platform event, Account changes), a fake Loki and a fake OTLP logs
+ * receiver (applying Loki 3's OTLP label rules), on loopback ports, for {@code just demo} and
+ * manual experiments:
  *
  * <pre>
  * java -jar sf2loki-testkit.jar simulate --salesforce-port 18080 --loki-port 13100 \
@@ -35,17 +38,20 @@ public final class Simulator implements AutoCloseable {
   private final FakeLoki loki;
   private final FakePubSub pubsub;
   private final PubSubTrickle trickle;
+  private final FakeOtlpLogs otlp;
 
   private Simulator(
       SimulatorOptions options,
       FakeSalesforce salesforce,
       FakeLoki loki,
       FakePubSub pubsub,
+      FakeOtlpLogs otlp,
       PubSubTrickle trickle) {
     this.options = options;
     this.salesforce = salesforce;
     this.loki = loki;
     this.pubsub = pubsub;
+    this.otlp = otlp;
     this.trickle = trickle;
   }
 
@@ -62,6 +68,23 @@ public final class Simulator implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot start the fake Loki on port " + options.lokiPort() + ": " + e.getMessage(), e);
     }
+    FakeOtlpLogs otlp;
+    try {
+      // as Loki 3 with the otlp_config of docs/sinks/otlp.md: event_type and source are labels
+      otlp =
+          FakeOtlpLogs.builder()
+              .port(options.otlpPort())
+              .rules(LokiOtlpRules.promoting(java.util.Set.of("event_type", "source")))
+              .start();
+    } catch (IOException e) {
+      loki.close();
+      throw new UncheckedIOException(
+          "cannot start the fake OTLP receiver on port "
+              + options.otlpPort()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
     FakeSalesforce salesforce;
     try {
       salesforce =
@@ -72,6 +95,7 @@ public final class Simulator implements AutoCloseable {
               .clientSecret(options.clientSecret())
               .build();
     } catch (UncheckedIOException e) {
+      otlp.close();
       loki.close();
       throw new UncheckedIOException(
           "cannot start the fake Salesforce on port " + options.salesforcePort(), e.getCause());
@@ -87,6 +111,7 @@ public final class Simulator implements AutoCloseable {
               .start();
     } catch (IOException e) {
       salesforce.close();
+      otlp.close();
       loki.close();
       throw new UncheckedIOException(
           "cannot start the fake Pub/Sub on port " + options.pubsubPort() + ": " + e.getMessage(),
@@ -95,7 +120,7 @@ public final class Simulator implements AutoCloseable {
     salesforce.startActivity(options.period(), options.eventTypes(), options.rows());
     PubSubTrickle trickle =
         PubSubTrickle.start(pubsub, options.seed(), options.pubsubPeriod(), Clock.systemUTC());
-    return new Simulator(options, salesforce, loki, pubsub, trickle);
+    return new Simulator(options, salesforce, loki, pubsub, otlp, trickle);
   }
 
   /** The fake Salesforce org. */
@@ -106,6 +131,11 @@ public final class Simulator implements AutoCloseable {
   /** The fake Loki. */
   public FakeLoki loki() {
     return loki;
+  }
+
+  /** The fake OTLP logs receiver, for a daemon run with {@code sink.type = otlp}. */
+  public FakeOtlpLogs otlp() {
+    return otlp;
   }
 
   /** The fake Pub/Sub API. */
@@ -129,6 +159,7 @@ public final class Simulator implements AutoCloseable {
         "  sources.pubsub.endpoint  = \"" + pubsub.target() + "\"",
         "  sources.pubsub.plaintext = true",
         "  sink.loki.url            = \"" + loki.baseUri() + "\"",
+        "  (or sink.type = otlp, sink.otlp.url = \"" + otlp.uri() + "/otlp\")",
         "activity: one Hourly EventLogFile per type "
             + options.eventTypes()
             + " every "
@@ -156,6 +187,7 @@ public final class Simulator implements AutoCloseable {
     trickle.close();
     pubsub.close();
     salesforce.close();
+    otlp.close();
     loki.close();
   }
 

@@ -12,6 +12,8 @@ import java.util.List;
  * @param lokiPort loopback port of the fake Loki; 0 picks an ephemeral one
  * @param pubsubPort loopback port of the fake Pub/Sub API (plaintext gRPC); 0 picks an ephemeral
  *     one
+ * @param otlpPort loopback port of the fake OTLP logs receiver (for {@code sink.type = otlp}); 0
+ *     picks an ephemeral one
  * @param seed varies the generated rows; the same seed regenerates the same rows
  * @param period a new file per event type every this long
  * @param rows rows per generated file
@@ -25,6 +27,7 @@ public record SimulatorOptions(
     int salesforcePort,
     int lokiPort,
     int pubsubPort,
+    int otlpPort,
     long seed,
     Duration period,
     long rows,
@@ -36,11 +39,11 @@ public record SimulatorOptions(
   /** The usage text. */
   public static final String USAGE =
       """
-      usage: simulate [--salesforce-port P] [--loki-port Q] [--pubsub-port R] [--seed N]
-                      [--period 5s] [--rows 20] [--event-types Login,API,ReportExport,URI]
+      usage: simulate [--salesforce-port P] [--loki-port Q] [--pubsub-port R] [--otlp-port S]
+                      [--seed N] [--period 5s] [--rows 20] [--event-types Login,API,ReportExport,URI]
                       [--pubsub-period 500ms] [--client-id ID] [--client-secret SECRET]
-        ports default to 18080 (Salesforce), 13100 (Loki) and 17443 (Pub/Sub, plaintext gRPC);
-        0 picks a free port.""";
+        ports default to 18080 (Salesforce), 13100 (Loki), 17443 (Pub/Sub, plaintext gRPC) and
+        14318 (OTLP/HTTP logs); 0 picks a free port.""";
 
   public SimulatorOptions {
     eventTypes = List.copyOf(eventTypes);
@@ -64,6 +67,7 @@ public record SimulatorOptions(
         18080,
         13100,
         17443,
+        14318,
         1,
         Duration.ofSeconds(5),
         20,
@@ -83,6 +87,7 @@ public record SimulatorOptions(
     int sfPort = o.salesforcePort();
     int lokiPort = o.lokiPort();
     int pubsubPort = o.pubsubPort();
+    int otlpPort = o.otlpPort();
     long seed = o.seed();
     Duration period = o.period();
     long rows = o.rows();
@@ -100,6 +105,7 @@ public record SimulatorOptions(
         case "--salesforce-port" -> sfPort = port(name, value);
         case "--loki-port" -> lokiPort = port(name, value);
         case "--pubsub-port" -> pubsubPort = port(name, value);
+        case "--otlp-port" -> otlpPort = port(name, value);
         case "--seed" -> seed = number(name, value);
         case "--period" -> period = duration(name, value);
         case "--rows" -> rows = number(name, value);
@@ -114,6 +120,7 @@ public record SimulatorOptions(
         sfPort,
         lokiPort,
         pubsubPort,
+        otlpPort,
         seed,
         period,
         rows,

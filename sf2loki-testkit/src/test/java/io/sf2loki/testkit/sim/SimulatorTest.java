@@ -25,7 +25,15 @@ class SimulatorTest {
   private static SimulatorOptions ephemeral(String... extra) {
     List<String> args =
         new java.util.ArrayList<>(
-            List.of("--salesforce-port", "0", "--loki-port", "0", "--pubsub-port", "0"));
+            List.of(
+                "--salesforce-port",
+                "0",
+                "--loki-port",
+                "0",
+                "--pubsub-port",
+                "0",
+                "--otlp-port",
+                "0"));
     args.addAll(List.of(extra));
     return SimulatorOptions.parse(args);
   }
@@ -36,6 +44,7 @@ class SimulatorTest {
     assertThat(defaults.salesforcePort()).isEqualTo(18080);
     assertThat(defaults.lokiPort()).isEqualTo(13100);
     assertThat(defaults.pubsubPort()).isEqualTo(17443);
+    assertThat(defaults.otlpPort()).isEqualTo(14318);
     SimulatorOptions custom =
         SimulatorOptions.parse(
             List.of(
@@ -175,6 +184,38 @@ class SimulatorTest {
           .contains("Login  {\"USER\":\"a\"}")
           .containsPattern("by source:\n  eventlogfile: +1 entries \\(Login 1\\)")
           .contains("fake Salesforce: generated 4 EventLogFile(s), 80 rows so far");
+    }
+  }
+
+  @Test
+  void reportSummarisesWhatTheFakeOtlpReceiverHoldsAsLokiWouldIndexIt() throws Exception {
+    try (Simulator sim = Simulator.start(ephemeral("--period", "1m"))) {
+      String export =
+          "{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\","
+              + "\"value\":{\"stringValue\":\"salesforce\"}}]},\"scopeLogs\":[{\"logRecords\":"
+              + "[{\"body\":{\"stringValue\":\"{\\\"USER\\\":\\\"a\\\"}\"},\"attributes\":["
+              + "{\"key\":\"source\",\"value\":{\"stringValue\":\"eventlogfile\"}},"
+              + "{\"key\":\"event_type\",\"value\":{\"stringValue\":\"Login\"}}]}]}]}]}";
+      HttpResponse<String> exported =
+          http.send(
+              HttpRequest.newBuilder(sim.otlp().uri().resolve("/otlp/v1/logs"))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(export))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(exported.statusCode()).isEqualTo(200);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      int code =
+          Report.run(
+              List.of("--otlp-url", sim.otlp().uri().toString()),
+              new PrintStream(out, true, StandardCharsets.UTF_8),
+              System.err);
+      assertThat(code).isZero();
+      assertThat(out.toString(StandardCharsets.UTF_8))
+          .contains("fake OTLP receiver")
+          .contains("1 stream(s), 1 entries")
+          .contains("Login  {\"USER\":\"a\"}")
+          .containsPattern("by source:\n  eventlogfile: +1 entries \\(Login 1\\)");
     }
   }
 }

@@ -1,0 +1,284 @@
+package io.sf2loki.otlp;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sf2loki.config.Urls;
+import io.sf2loki.loki.HttpSinkSupport;
+import io.sf2loki.model.Batch;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.RetryableSinkException;
+import io.sf2loki.spi.Sink;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Sink} that exports entries as OpenTelemetry logs over OTLP/HTTP (docs/sinks/otlp.md).
+ *
+ * <p>One attempt per push: 429, 5xx, transport errors, 401, 403, 404 and unexpected statuses
+ * surface as {@link RetryableSinkException} with any {@code Retry-After}, and the lane — the one
+ * retry owner — pushes the same batch again, sending only what is still unresolved. A 2xx whose
+ * {@code partial_success} reports rejected records is not a success: OTLP does not say which were
+ * rejected, so the request is bisected (like the Loki sink's 400) down to the records the backend
+ * rejects, which are dropped, counted and dead-lettered with its {@code error_message}, while the
+ * rest is delivered. A 400 or 413 is bisected the same way. Re-sent halves repeat records the
+ * backend already accepted: Loki drops such exact duplicates, another backend may keep them.
+ *
+ * <p>Thread-safe: both lanes push concurrently over one pooled HTTP client. {@link #close} when
+ * done.
+ */
+public final class OtlpSink implements Sink, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OtlpSink.class);
+
+  // Batches whose push failed part-way, with the entries already delivered or dropped, so the
+  // lane's retry sends only the rest. Bounded: a batch abandoned at shutdown is never retried.
+  private static final int MAX_UNFINISHED = 16;
+
+  private final OtlpSinkConfig config;
+  private final OtlpHttpTransport transport;
+  private final OtlpEncoder encoder;
+  private final OtlpMetrics metrics;
+  private final Optional<HttpSinkSupport.DeadLetters> deadLetters;
+  private final Clock clock;
+  private final String target;
+  private final AtomicInteger authFailures = new AtomicInteger();
+  private final Map<Batch, Set<LogEntry>> unfinished =
+      Collections.synchronizedMap(new IdentityHashMap<>());
+
+  /**
+   * Creates the sink and its HTTP client.
+   *
+   * @param clock wall clock, for {@code Retry-After} dates, observed times and dead-letter records
+   * @throws IOException when the CA file cannot be loaded
+   */
+  public OtlpSink(OtlpSinkConfig config, MeterRegistry registry, Clock clock) throws IOException {
+    this.config = Objects.requireNonNull(config, "config");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.metrics = new OtlpMetrics(registry);
+    this.transport = new OtlpHttpTransport(config, userAgent());
+    this.encoder =
+        new OtlpEncoder(new LogRecordMapping(config), config.encoding(), config.gzip(), version());
+    this.deadLetters =
+        config
+            .deadLetterFile()
+            .map(p -> HttpSinkSupport.deadLetters(p, config.deadLetterMaxBytes(), clock));
+    this.target = Urls.redact(config.logsUrl());
+  }
+
+  @Override
+  public void push(Batch batch) throws RetryableSinkException, InterruptedException {
+    Set<LogEntry> resolved =
+        unfinished.getOrDefault(batch, Collections.newSetFromMap(new IdentityHashMap<>()));
+    List<LogEntry> pending =
+        batch.deliverable().stream().filter(e -> !resolved.contains(e)).toList();
+    long observed = nanos(clock.instant());
+    try {
+      new Delivery(resolved, observed).deliver(pending);
+    } catch (RetryableSinkException | InterruptedException | RuntimeException e) {
+      if (!resolved.isEmpty()) {
+        synchronized (unfinished) {
+          if (unfinished.size() >= MAX_UNFINISHED) {
+            unfinished.clear();
+          }
+          unfinished.put(batch, resolved);
+        }
+      }
+      throw e;
+    }
+    unfinished.remove(batch);
+  }
+
+  /** One push's sends, with what it resolved so far. */
+  private final class Delivery {
+    private final Set<LogEntry> resolved;
+    private final long observedNanos;
+
+    Delivery(Set<LogEntry> resolved, long observedNanos) {
+      this.resolved = resolved;
+      this.observedNanos = observedNanos;
+    }
+
+    void deliver(List<LogEntry> send) throws RetryableSinkException, InterruptedException {
+      if (send.isEmpty()) {
+        return;
+      }
+      OtlpEncoder.Body body = encode(send, observedNanos);
+      OtlpHttpTransport.Response r = attempt(body);
+      int s = r.status();
+      String reason;
+      String message;
+      if (s < 300) {
+        OtlpAnswers.Outcome outcome = OtlpAnswers.outcome(r.contentType(), r.body());
+        if (outcome.rejected() <= 0) {
+          metrics.bytesPushed(body.bytes().length);
+          resolved.addAll(send);
+          return;
+        }
+        metrics.rejected(Math.min(outcome.rejected(), send.size()));
+        reason = "partial_success";
+        message = outcome.message();
+        if (outcome.rejected() >= send.size()) {
+          drop(send, reason, s, message); // every record rejected: nothing to look for
+          return;
+        }
+      } else {
+        reason = s == 413 ? "oversized_413" : "bad_request";
+        message = OtlpAnswers.errorText(r.contentType(), r.body());
+      }
+      if (send.size() == 1) {
+        drop(send, reason, s, message);
+        return;
+      }
+      int mid = send.size() / 2;
+      deliver(send.subList(0, mid));
+      deliver(send.subList(mid, send.size()));
+    }
+
+    private void drop(List<LogEntry> entries, String reason, int status, String message) {
+      String error = message.isEmpty() ? "(no message)" : message;
+      for (LogEntry e : entries) {
+        resolved.add(e);
+        metrics.dropped(e, reason);
+        deadLetter(e, reason, status, error);
+      }
+      LOG.warn(
+          "Dropped {} entr{} the OTLP endpoint {} rejected for good ({}, {}{})",
+          entries.size(),
+          entries.size() == 1 ? "y" : "ies",
+          target,
+          reason,
+          status,
+          HttpSinkSupport.describe(message));
+    }
+  }
+
+  private OtlpEncoder.Body encode(List<LogEntry> entries, long observedNanos)
+      throws RetryableSinkException {
+    try {
+      return encoder.encode(entries, observedNanos);
+    } catch (IOException e) {
+      throw new RetryableSinkException("cannot encode export body: " + e.getMessage(), 0, null, e);
+    }
+  }
+
+  /** One attempt: the answer when final (2xx, 400, 413); otherwise retryable. */
+  private OtlpHttpTransport.Response attempt(OtlpEncoder.Body body)
+      throws RetryableSinkException, InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException("export to " + target + " interrupted");
+    }
+    OtlpHttpTransport.Response r;
+    try {
+      r = transport.send(body);
+    } catch (IOException e) {
+      metrics.transportError(HttpSinkSupport.transportReason(e));
+      throw new RetryableSinkException(
+          "transport error exporting to "
+              + target
+              + ": "
+              + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+          0,
+          null,
+          e);
+    }
+    int s = r.status();
+    metrics.response(s);
+    if (s >= 200 && s < 300 || s == 400 || s == 413) {
+      if (s < 300) {
+        authFailures.set(0);
+      }
+      return r;
+    }
+    Duration retryAfter =
+        HttpSinkSupport.retryAfter(r.retryAfter().orElse(null), clock).orElse(null);
+    if (s == 401 || s == 403 || s == 404) {
+      authFailure(s);
+    }
+    throw new RetryableSinkException(
+        "OTLP endpoint "
+            + target
+            + " answered "
+            + s
+            + HttpSinkSupport.describe(OtlpAnswers.errorText(r.contentType(), r.body())),
+        s,
+        retryAfter,
+        null);
+  }
+
+  private void authFailure(int status) {
+    int n = authFailures.incrementAndGet();
+    if (n == 1 || n % 10 == 0) {
+      String hint =
+          status == 404
+              ? "check sink.otlp.url (it must reach the logs path, e.g. /v1/logs or Loki's"
+                  + " /otlp/v1/logs)"
+              : "check sink.otlp.tenant_id, auth_token, bearer_token and headers";
+      LOG.error(
+          "OTLP endpoint {} answered {} ({} consecutive): {}; the data is kept and retried",
+          target,
+          status,
+          n,
+          hint);
+    }
+  }
+
+  /**
+   * Appends to the dead-letter file, when there is one. A failure is counted and logged, never
+   * swallowed; the entry stays dropped (and counted): the backend refused it for good.
+   */
+  private void deadLetter(LogEntry e, String reason, int status, String error) {
+    if (deadLetters.isEmpty()) {
+      return;
+    }
+    try {
+      deadLetters.get().append(e, reason, status, error);
+    } catch (IOException io) {
+      metrics.deadLetterWriteFailed();
+      LOG.error(
+          "cannot append a dropped entry to dead-letter file {}; it is lost: {}",
+          deadLetters.get().path(),
+          io.toString());
+    }
+  }
+
+  /** The redacted logs URL. */
+  public String target() {
+    return target;
+  }
+
+  OtlpSinkConfig config() {
+    return config;
+  }
+
+  /** Closes the HTTP client. Idempotent. */
+  @Override
+  public void close() {
+    transport.close();
+  }
+
+  static long nanos(Instant t) {
+    return TimeUnit.SECONDS.toNanos(t.getEpochSecond()) + t.getNano();
+  }
+
+  static String version() {
+    String v = OtlpSink.class.getPackage().getImplementationVersion();
+    return v == null ? "dev" : v;
+  }
+
+  static String userAgent() {
+    return "sf2loki/" + version();
+  }
+}

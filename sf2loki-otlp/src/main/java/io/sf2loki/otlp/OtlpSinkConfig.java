@@ -1,0 +1,170 @@
+package io.sf2loki.otlp;
+
+import io.sf2loki.config.Urls;
+import io.sf2loki.model.StreamLabels;
+import io.sf2loki.spi.ConfigSection;
+import io.sf2loki.spi.Secret;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The {@code sink.otlp} section.
+ *
+ * @param logsUrl the full logs URL ({@code /v1/logs} appended when the base was given)
+ * @param encoding wire encoding
+ * @param gzip gzip request bodies
+ * @param headers extra request headers, sent as given
+ * @param tenantId tenant id, when configured
+ * @param authToken Basic-auth password, when configured
+ * @param bearerToken bearer token, when configured
+ * @param sendTenantHeader send X-Scope-OrgID together with an Authorization header
+ * @param labels static operator labels (allowlisted names)
+ * @param serviceName {@code service.name} of entries without a {@code service_name} label
+ * @param serviceNamespace {@code service.namespace} of entries without an {@code org} label
+ * @param environment {@code deployment.environment.name} of entries without an {@code environment}
+ *     label
+ * @param caFile extra trusted CA certificates
+ * @param proxy HTTP(S) proxy
+ * @param connectTimeout connect timeout
+ * @param timeout read/write timeout
+ * @param deadLetterFile where permanently rejected entries are appended, when configured
+ * @param deadLetterMaxBytes the size at which the dead-letter file is rotated to {@code <path>.1}
+ */
+public record OtlpSinkConfig(
+    URI logsUrl,
+    Encoding encoding,
+    boolean gzip,
+    Map<String, String> headers,
+    Optional<String> tenantId,
+    Optional<Secret> authToken,
+    Optional<Secret> bearerToken,
+    boolean sendTenantHeader,
+    Map<String, String> labels,
+    String serviceName,
+    Optional<String> serviceNamespace,
+    Optional<String> environment,
+    Optional<Path> caFile,
+    Optional<URI> proxy,
+    Duration connectTimeout,
+    Duration timeout,
+    Optional<Path> deadLetterFile,
+    long deadLetterMaxBytes) {
+
+  /** The path OTLP/HTTP serves logs on, below the endpoint's base. */
+  public static final String LOGS_PATH = "/v1/logs";
+
+  /** The two wire encodings of OTLP/HTTP. */
+  public enum Encoding {
+    PROTOBUF("application/x-protobuf"),
+    JSON("application/json");
+
+    /** The request's {@code Content-Type}. */
+    public final String contentType;
+
+    Encoding(String contentType) {
+      this.contentType = contentType;
+    }
+  }
+
+  /** Copies the maps. */
+  public OtlpSinkConfig {
+    headers = Map.copyOf(headers);
+    labels = Map.copyOf(labels);
+  }
+
+  /** Binds and validates {@code sink.otlp}. */
+  public static OtlpSinkConfig bind(ConfigSection r) {
+    URI url = Urls.required(r, "url");
+    Optional<Secret> authToken = r.optionalSecret("auth_token");
+    Optional<Secret> bearer = r.optionalSecret("bearer_token");
+    if (authToken.isPresent() && bearer.isPresent()) {
+      r.problem(
+          "bearer_token",
+          r.path("bearer_token") + " and " + r.path("auth_token") + " are mutually exclusive");
+    }
+    Map<String, String> headers = r.stringMap("headers");
+    for (String name : headers.keySet()) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (lower.equals("content-type") || lower.equals("content-encoding")) {
+        r.problem(
+            "headers",
+            r.path("headers") + "." + name + " cannot be set: the sink sets it for its encoding");
+      }
+    }
+    Map<String, String> labels = r.stringMap("labels");
+    for (String name : labels.keySet()) {
+      if (!StreamLabels.OPERATOR.contains(name)) {
+        r.problem(
+            "labels",
+            r.path("labels")
+                + "."
+                + name
+                + " is not an allowed label (allowed: "
+                + String.join(", ", new TreeSet<>(StreamLabels.OPERATOR))
+                + "; source and event_type are set by the sources)");
+      }
+    }
+    Optional<Path> caFile = r.optionalString("ca_file").map(Path::of);
+    caFile.ifPresent(
+        p -> {
+          if (!Files.isReadable(p)) {
+            r.problem("ca_file", r.path("ca_file") + ": cannot read " + p);
+          }
+        });
+    String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
+    String compression = r.oneOf("compression", Set.of("gzip", "none"));
+    Optional<Path> deadLetter = r.optionalString("dead_letter_file").map(Path::of);
+    deadLetter.ifPresent(
+        p -> {
+          Path dir = p.toAbsolutePath().getParent();
+          if (dir == null || !Files.isDirectory(dir)) {
+            r.problem(
+                "dead_letter_file",
+                r.path("dead_letter_file") + ": directory of " + p + " missing");
+          }
+        });
+    String serviceName = r.string("service_name");
+    if (serviceName.isBlank()) {
+      r.problem("service_name", r.path("service_name") + " must not be empty");
+    }
+    return new OtlpSinkConfig(
+        withLogsPath(url),
+        "json".equals(encoding) ? Encoding.JSON : Encoding.PROTOBUF,
+        "gzip".equals(compression),
+        headers,
+        r.optionalString("tenant_id"),
+        authToken,
+        bearer,
+        r.bool("send_tenant_header"),
+        labels,
+        serviceName,
+        r.optionalString("service_namespace"),
+        r.optionalString("deployment_environment"),
+        caFile,
+        Urls.optional(r, "proxy"),
+        r.positiveDuration("connect_timeout"),
+        r.positiveDuration("timeout"),
+        deadLetter,
+        r.bytes("dead_letter_max_bytes", 64 * 1024));
+  }
+
+  /**
+   * {@code url} as is when it ends with {@code /v1/logs}, else with it appended: an OTel exporter's
+   * base endpoint ({@code http://collector:4318}, Loki's {@code http://loki:3100/otlp}) or the full
+   * logs URL both work.
+   */
+  static URI withLogsPath(URI url) {
+    String path = url.getPath() == null ? "" : url.getPath();
+    if (path.endsWith(LOGS_PATH)) {
+      return url;
+    }
+    return URI.create(url.toString().replaceAll("/+$", "") + LOGS_PATH);
+  }
+}
