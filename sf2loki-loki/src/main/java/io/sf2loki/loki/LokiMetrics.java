@@ -55,6 +55,18 @@ public final class LokiMetrics {
         .increment();
   }
 
+  /** Counts one line whose structured metadata was over Loki's limits, by the limit it hit. */
+  void metadataTrimmed(LogEntry e, String reason) {
+    Counter.builder("sf2loki_structured_metadata_trimmed")
+        .description(
+            "Lines whose structured metadata exceeded Loki's 128 pairs or 64 KB; the pairs over"
+                + " the limit were moved into the line")
+        .tag("reason", reason)
+        .tag("source", e.labels().getOrDefault("source", "unknown"))
+        .register(registry)
+        .increment();
+  }
+
   /** Counts one dropped entry that could not be written to the dead-letter file. */
   void deadLetterWriteFailed() {
     deadLetterFailures.increment();
