@@ -3,8 +3,8 @@ package io.sf2loki.config;
 import io.sf2loki.shape.PromotedLabels;
 import io.sf2loki.spi.SinkProvider;
 import io.sf2loki.spi.SourceProvider;
-import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -29,36 +29,41 @@ final class StreamLabelBudget {
 
   private StreamLabelBudget() {}
 
-  /** Records a problem at {@code sink.loki.labels} when the widest stream is over the limit. */
+  /**
+   * Records a problem at {@code sources.<type>} for each source whose widest event type's streams
+   * would be over the limit. Only promotion can take a stream there (the operator's labels are a
+   * handful of allowlisted names), so the problem names the source, which is also where an org of a
+   * multi-org file sets its own.
+   */
   static void check(
-      ConfigReader root, SinkProvider.Factory sink, Collection<SourceProvider.Factory> sources) {
+      ConfigReader root, SinkProvider.Factory sink, Map<String, SourceProvider.Factory> sources) {
     if (sink == null) {
       return;
     }
     Set<String> names = new TreeSet<>(ALWAYS);
     names.addAll(sink.labels().keySet());
     names.addAll(sink.addedLabels());
-    int promoted = 0;
-    for (SourceProvider.Factory source : sources) {
-      if (source instanceof PromotedLabels p) {
-        promoted = Math.max(promoted, p.mostPromotedPerStream());
-      }
-    }
-    int total = names.size() + promoted;
-    if (total > LOKI_MAX_LABEL_NAMES) {
-      String path = root.path("sink.loki.labels");
-      root.problem(
-          "sink.loki.labels",
-          path
-              + ": streams would carry up to "
-              + total
-              + " label names ("
-              + String.join(", ", names)
-              + (promoted > 0 ? ", and " + promoted + " promoted by an event type" : "")
-              + "); Loki 3 refuses a stream with more than "
-              + LOKI_MAX_LABEL_NAMES
-              + " (limits_config.max_label_names_per_series): drop labels from sink.loki.labels"
-              + " or promote fewer fields");
-    }
+    sources.forEach(
+        (type, source) -> {
+          int promoted = source instanceof PromotedLabels p ? p.mostPromotedPerStream() : 0;
+          int total = names.size() + promoted;
+          if (total > LOKI_MAX_LABEL_NAMES) {
+            String key = "sources." + type;
+            root.problem(
+                key,
+                root.path(key)
+                    + ": an event type promotes "
+                    + promoted
+                    + " labels, so its streams would carry "
+                    + total
+                    + " label names ("
+                    + String.join(", ", names)
+                    + " and the promoted ones); Loki 3 refuses a stream with more than "
+                    + LOKI_MAX_LABEL_NAMES
+                    + " (limits_config.max_label_names_per_series): promote at most "
+                    + (LOKI_MAX_LABEL_NAMES - names.size())
+                    + " fields per event type");
+          }
+        });
   }
 }

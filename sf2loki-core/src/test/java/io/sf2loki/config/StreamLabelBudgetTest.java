@@ -54,29 +54,31 @@ class StreamLabelBudgetTest {
     StreamLabelBudget.check(
         root,
         new FakeSink(Map.of("org", "prod"), Set.of("late")),
-        List.of(new FakeSource(names(7), 7)));
+        Map.of("eventlogfile", new FakeSource(names(7), 7)));
 
     assertThat(root.problems()).isEmpty();
   }
 
   @Test
-  void sixteenAreRefusedAtSinkLokiLabelsNamingThem() {
+  void sixteenAreRefusedAtTheSourceNamingTheLabels() {
     StreamLabelBudget.check(
         root,
         new FakeSink(Map.of("org", "prod"), Set.of("late")),
-        List.of(new FakeSource(names(8), 8)));
+        Map.of("eventlogfile", new FakeSource(names(8), 8)));
 
     assertThat(root.problems())
         .singleElement()
         .satisfies(
             p -> {
-              assertThat(p.path()).isEqualTo("sink.loki.labels");
+              assertThat(p.path()).isEqualTo("sources.eventlogfile");
               assertThat(p.message())
-                  .startsWith(
-                      "sink.loki.labels: streams would carry up to 16 label names (environment,"
-                          + " event_type, job, late, org, service_name, sf_org_id, source, and 8"
-                          + " promoted by an event type); Loki 3 refuses a stream with more than"
-                          + " 15");
+                  .isEqualTo(
+                      "sources.eventlogfile: an event type promotes 8 labels, so its streams would"
+                          + " carry 16 label names (environment, event_type, job, late, org,"
+                          + " service_name, sf_org_id, source and the promoted ones); Loki 3"
+                          + " refuses a stream with more than 15"
+                          + " (limits_config.max_label_names_per_series): promote at most 7"
+                          + " fields per event type");
             });
   }
 
@@ -86,7 +88,7 @@ class StreamLabelBudgetTest {
     StreamLabelBudget.check(
         root,
         new FakeSink(Map.of("org", "prod"), Set.of("late")),
-        List.of(new FakeSource(names(12), 7)));
+        Map.of("eventlogfile", new FakeSource(names(12), 7)));
 
     assertThat(root.problems()).isEmpty();
   }
@@ -96,7 +98,7 @@ class StreamLabelBudgetTest {
     StreamLabelBudget.check(
         root,
         new FakeSink(Map.of("service_name", "salesforce", "job", "x"), Set.of()),
-        List.of(new FakeSource(names(9), 9)));
+        Map.of("eventlogfile", new FakeSource(names(9), 9)));
 
     assertThat(root.problems()).isEmpty(); // 6 + 9
   }
