@@ -50,7 +50,12 @@ class MetricsReferenceTest {
   private static final Map<String, String> UNREACHED =
       Map.of(
           "sf2loki_file_io_timeouts_total",
-          "needs a mount that stops answering: FileStoreHungIoTest and FileLeaseHungMountTest");
+          "needs a mount that stops answering: FileStoreHungIoTest and FileLeaseHungMountTest",
+          "sf2loki_loki_ingestion_blocked",
+          "needs a tenant Loki blocks, which stops every push of the run: LokiSinkBlockedTest and"
+              + " PipelineLokiBlockedTest",
+          "sf2loki_structured_metadata_trimmed_total",
+          "needs a line of more than 127 metadata pairs or 64 KB: LokiSinkMetadataLimitTest");
 
   @TempDir Path dir;
   private FakeSalesforce salesforce;
