@@ -134,6 +134,7 @@ public record Sf2LokiConfig(
     }
     // The same event category on two sources doubles the Loki bill; refuse unless allowed.
     CategoryOwnership ownership = OverlapGuard.check(sources, sourcesSection);
+    StreamLabelBudget.check(root, sink, sources);
     root.throwIfInvalid();
     return new Sf2LokiConfig(
         salesforce,

@@ -12,4 +12,12 @@ public interface PromotedLabels {
 
   /** The payload fields this source's configuration promotes to stream labels (may be empty). */
   Set<String> promotedLabels();
+
+  /**
+   * The most labels one stream of this source carries from promotion: the largest number any one
+   * event type promotes. By default all of {@link #promotedLabels()}, an upper bound.
+   */
+  default int mostPromotedPerStream() {
+    return promotedLabels().size();
+  }
 }

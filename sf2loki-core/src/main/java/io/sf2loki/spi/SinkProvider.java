@@ -2,6 +2,7 @@ package io.sf2loki.spi;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Creates the {@link Sink} selected by {@code sink.type} (default {@code loki}); its section is
@@ -19,6 +20,15 @@ public interface SinkProvider extends ComponentProvider<SinkProvider.Factory> {
      */
     default Map<String, String> labels() {
       return Map.of();
+    }
+
+    /**
+     * Stream label names the sink itself adds to some entries (the Loki sink's {@code late} for
+     * entries routed out of their stream's time window), counted against Loki's label limit by the
+     * configuration check. Empty by default.
+     */
+    default Set<String> addedLabels() {
+      return Set.of();
     }
 
     /**

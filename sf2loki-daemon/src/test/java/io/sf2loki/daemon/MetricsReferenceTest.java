@@ -58,7 +58,12 @@ class MetricsReferenceTest {
           "sf2loki_otlp_responses_total",
           "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)",
           "sf2loki_otlp_transport_errors_total",
-          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)");
+          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)",
+          "sf2loki_loki_ingestion_blocked",
+          "needs a tenant Loki blocks, which stops every push of the run: LokiSinkBlockedTest and"
+              + " PipelineLokiBlockedTest",
+          "sf2loki_structured_metadata_trimmed_total",
+          "needs a line of more than 127 metadata pairs or 64 KB: LokiSinkMetadataLimitTest");
 
   @TempDir Path dir;
   private FakeSalesforce salesforce;

@@ -127,6 +127,38 @@ class MultiOrgConfigTest {
   }
 
   @Test
+  void anEventTypePromotingTooManyLabelsForLoki3IsRefusedWithTheOrgsPath() {
+    // 6 always + org + late + 8 promoted = 16 > 15; the other event type promotes 7: fine alone
+    String eight = "[F1, F2, F3, F4, F5, F6, F7, F8]";
+    List<String> problems =
+        problems(
+            TOP
+                + """
+                orgs = [
+                  { name = prod, salesforce {} }
+                  { name = emea, salesforce {}
+                    sources.eventlogfile.event_types = [{name = Login, labels = %s}] }
+                ]
+                """
+                    .formatted(eight));
+
+    assertThat(problems)
+        .singleElement()
+        .asString()
+        .startsWith(
+            "orgs[1].sources.eventlogfile: an event type promotes 8 labels, so its streams would"
+                + " carry 16 label names (environment, event_type, job, late, org, service_name,"
+                + " sf_org_id, source and the promoted ones)")
+        .contains("Loki 3 refuses a stream with more than 15");
+    assertThat(
+            bind(TOP.replace(
+                    "[Login, API]",
+                    "[{name = Login, labels = [F1, F2, F3, F4, F5, F6, F7]}, {name = API, labels = [G1]}]"))
+                .first())
+        .isNotNull();
+  }
+
+  @Test
   void underK8sLeaseEachOrgHasALeaseNamedAfterIt() {
     Shards shards =
         bind(

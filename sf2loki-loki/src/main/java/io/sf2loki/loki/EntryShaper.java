@@ -11,9 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Shapes a batch's deliverable entries for Loki: the line cap ({@link LineTruncator}) and the label
- * allowlist ({@link StreamLabelGuard}), counting each truncation and demotion and warning once per
- * demoted label name. Counted per call, so {@link LokiSink} shapes each batch once. Thread-safe.
+ * Shapes a batch's deliverable entries for Loki: the label allowlist ({@link StreamLabelGuard}),
+ * the structured metadata limits ({@link MetadataLimit}) and the line cap ({@link LineTruncator}),
+ * counting each demotion, trimming and truncation and warning once per demoted label name. Counted
+ * per call, so {@link LokiSink} shapes each batch once. Thread-safe.
  */
 final class EntryShaper {
 
@@ -30,15 +31,14 @@ final class EntryShaper {
     this.metrics = metrics;
   }
 
-  /** The deliverable entries of {@code batch} with the line cap and the label guard applied. */
+  /**
+   * The deliverable entries of {@code batch} with the label guard, the structured metadata limits
+   * and the line cap applied, in this order: the pairs moved out of the metadata go into the line,
+   * which the cap then bounds.
+   */
   List<LogEntry> shape(Batch batch) {
     List<LogEntry> out = new ArrayList<>(batch.entries().size());
     for (LogEntry e : batch.deliverable()) {
-      Optional<String> cut = truncator.truncate(e.line());
-      if (cut.isPresent()) {
-        metrics.truncated(e);
-        e = e.withLine(cut.get());
-      }
       StreamLabelGuard.Result guarded = labelGuard.apply(e);
       for (String name : guarded.demoted()) {
         metrics.demoted(name);
@@ -49,7 +49,18 @@ final class EntryShaper {
               name);
         }
       }
-      out.add(guarded.entry());
+      e = guarded.entry();
+      MetadataLimit.Result limited = MetadataLimit.apply(e);
+      if (limited.reason().isPresent()) {
+        metrics.metadataTrimmed(e, limited.reason().get().tag);
+        e = limited.entry();
+      }
+      Optional<String> cut = truncator.truncate(e.line());
+      if (cut.isPresent()) {
+        metrics.truncated(e);
+        e = e.withLine(cut.get());
+      }
+      out.add(e);
     }
     return List.copyOf(out);
   }

@@ -136,7 +136,8 @@ final class LokiHttpTransport implements AutoCloseable {
         post,
         response -> {
           String text = "";
-          if (response.getCode() >= 300 && response.getEntity() != null) {
+          // Any answer but 204 may carry an error, a 2xx too (Loki 3.2's 260 for a blocked tenant).
+          if (response.getCode() != 204 && response.getEntity() != null) {
             try {
               text = EntityUtils.toString(response.getEntity(), MAX_ERROR_BODY);
             } catch (ParseException e) {

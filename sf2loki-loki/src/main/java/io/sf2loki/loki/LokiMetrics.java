@@ -1,9 +1,13 @@
 package io.sf2loki.loki;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.pipeline.PipelineMetrics;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The sink's instruments (operations.md §7): wire bytes of accepted pushes, deliberate drops by
@@ -14,7 +18,11 @@ public final class LokiMetrics {
   /** Counter of entries deliberately dropped (one family for every sink and the pipeline). */
   public static final String ENTRIES_DROPPED = PipelineMetrics.ENTRIES_DROPPED;
 
+  /** Gauge, per tenant: 1 while Loki answers its pushes as blocked. */
+  public static final String INGESTION_BLOCKED = "sf2loki_loki_ingestion_blocked";
+
   private final MeterRegistry registry;
+  private final Map<String, AtomicInteger> blockedTenants = new ConcurrentHashMap<>();
   private final Counter bytesPushed;
   private final Counter deadLetterFailures;
 
@@ -42,6 +50,18 @@ public final class LokiMetrics {
   void truncated(LogEntry e) {
     Counter.builder("sf2loki_lines_truncated")
         .description("Lines cut to sink.loki.max_line_bytes")
+        .tag("source", e.labels().getOrDefault("source", "unknown"))
+        .register(registry)
+        .increment();
+  }
+
+  /** Counts one line whose structured metadata was over Loki's limits, by the limit it hit. */
+  void metadataTrimmed(LogEntry e, String reason) {
+    Counter.builder("sf2loki_structured_metadata_trimmed")
+        .description(
+            "Lines whose structured metadata exceeded Loki's 128 pairs or 64 KB; the pairs over"
+                + " the limit were moved into the line")
+        .tag("reason", reason)
         .tag("source", e.labels().getOrDefault("source", "unknown"))
         .register(registry)
         .increment();
@@ -96,6 +116,24 @@ public final class LokiMetrics {
         .tag("status", Integer.toString(status))
         .register(registry)
         .increment();
+  }
+
+  /** Sets the tenant's blocked gauge: 1 while Loki refuses its ingestion as blocked (260). */
+  void ingestionBlocked(String tenant, boolean blocked) {
+    blockedTenants
+        .computeIfAbsent(
+            tenant,
+            t -> {
+              AtomicInteger v = new AtomicInteger();
+              Gauge.builder(INGESTION_BLOCKED, v, AtomicInteger::get)
+                  .description(
+                      "1 while Loki answers pushes for the tenant as blocked by an operator"
+                          + " (block_ingestion_until; 260, nothing stored)")
+                  .tag("tenant", t)
+                  .register(registry);
+              return v;
+            })
+        .set(blocked ? 1 : 0);
   }
 
   /** Counts one push attempt that got no answer, by the kind of failure. */

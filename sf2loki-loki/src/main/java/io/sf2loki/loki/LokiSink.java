@@ -81,7 +81,13 @@ public final class LokiSink implements Sink, AutoCloseable {
             .deadLetterFile()
             .map(p -> new DeadLetterFile(p, b.config.deadLetterMaxBytes(), b.clock));
     this.sleeper = b.sleeper;
-    this.sender = new PushSender(transport, metrics, b.clock, Urls.redact(b.config.pushUrl()));
+    this.sender =
+        new PushSender(
+            transport,
+            metrics,
+            b.clock,
+            Urls.redact(b.config.pushUrl()),
+            b.config.tenantId().orElse("fake"));
     this.ledger = b.ledger;
     this.planner = new WindowPlanner(b.config.windows(), new StreamNewest(), b.ledger);
   }

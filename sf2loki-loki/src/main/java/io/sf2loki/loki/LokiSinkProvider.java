@@ -7,6 +7,7 @@ import io.sf2loki.spi.SinkEnvironment;
 import io.sf2loki.spi.SinkProvider;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 
 /** The {@code loki} sink: binds {@code sink.loki} and creates a {@link LokiSink}. */
 public final class LokiSinkProvider implements SinkProvider {
@@ -36,6 +37,13 @@ public final class LokiSinkProvider implements SinkProvider {
     @Override
     public Map<String, String> labels() {
       return config.labels();
+    }
+
+    @Override
+    public Set<String> addedLabels() {
+      return config.windows().latePolicy() == TimeWindowConfig.LatePolicy.ROUTE
+          ? Set.of(TimeWindowConfig.LATE_LABEL)
+          : Set.of();
     }
 
     @Override

@@ -93,6 +93,14 @@ public final class EventLogFileSourceProvider implements SourceProvider {
       config.typeShaping().values().forEach(t -> names.addAll(t.labels()));
       return names;
     }
+
+    @Override
+    public int mostPromotedPerStream() {
+      return config.typeShaping().values().stream()
+          .mapToInt(t -> t.labels().size())
+          .max()
+          .orElse(0);
+    }
   }
 
   /** Wires a source for one run; public so library users can skip the config loader. */

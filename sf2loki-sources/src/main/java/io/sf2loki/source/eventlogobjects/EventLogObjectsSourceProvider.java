@@ -76,6 +76,11 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
       config.objects().forEach(o -> names.addAll(o.shaping().labels()));
       return names;
     }
+
+    @Override
+    public int mostPromotedPerStream() {
+      return config.objects().stream().mapToInt(o -> o.shaping().labels().size()).max().orElse(0);
+    }
   }
 
   /**

@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,6 +27,10 @@ import java.util.function.Consumer;
  * streams; and applies scripted {@link Fault}s and {@link EntryRejection}s. The HTTP surface other
  * tools read: {@code GET /testkit/entries} (JSON lines), {@code GET /testkit/stats}, {@code POST}
  * and {@code DELETE /testkit/faults}, plus {@code GET /ready}.
+ *
+ * <p>{@link LokiVersion#V3} adds what Loki 3's defaults add ({@code service_name}, {@code
+ * detected_level}, {@code __stream_shard__}); {@link #blockIngestion} answers a tenant's pushes
+ * with 260 as Loki 3.2 does for a blocked tenant.
  *
  * <p>A push with rejected entries stores its valid ones and is answered 400 with the texts Grafana
  * Loki answers, so a client parses them as it would a real Loki's: per stream, the ingester's
@@ -76,7 +81,9 @@ public final class FakeLoki implements ProtocolFake<Fault> {
   private FakeLoki(Builder b) throws IOException {
     this.server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 64);
-    this.ingester = new Ingester(b.limits, b.clock, b.recording == PushRecording.FULL);
+    this.ingester =
+        new Ingester(
+            b.limits, b.clock, b.recording == PushRecording.FULL, b.version, b.desiredRate);
     this.executor = Executors.newCachedThreadPool(r -> new Thread(r, "fake-loki"));
     LokiControl control = new LokiControl(this);
     server.setExecutor(executor);
@@ -181,6 +188,22 @@ public final class FakeLoki implements ProtocolFake<Fault> {
     rejections.clear();
   }
 
+  /**
+   * Blocks a tenant's ingestion until {@code until} by the fake's clock, as Loki 3.2's {@code
+   * limits_config.block_ingestion_until} does: its pushes whose labels are valid are answered 260
+   * with Loki's text ({@code ingestion blocked for user 'acme' until '2026-12-07T05:00:00Z' with
+   * status code '260'}) and nothing of them is stored; a validation error takes precedence (400).
+   * Single-tenant pushes (no {@code X-Scope-OrgID}) are tenant {@code fake}.
+   */
+  public void blockIngestion(String tenant, Instant until) {
+    ingester.block(Objects.requireNonNull(tenant, "tenant"), Objects.requireNonNull(until));
+  }
+
+  /** Lifts a {@link #blockIngestion block} before its end. */
+  public void unblockIngestion(String tenant) {
+    ingester.unblock(tenant);
+  }
+
   /** Every stored entry, in arrival order. */
   public List<AcceptedEntry> entries() {
     return ingester.accepted();
@@ -201,7 +224,7 @@ public final class FakeLoki implements ProtocolFake<Fault> {
     return List.copyOf(pushes);
   }
 
-  /** Forgets stored entries, recorded pushes and faults. */
+  /** Forgets stored entries, recorded pushes, faults and ingestion blocks. */
   public void reset() {
     clearFaults();
     pushes.clear();
@@ -235,8 +258,32 @@ public final class FakeLoki implements ProtocolFake<Fault> {
     private Clock clock = Clock.systemUTC();
     private PushRecording recording = PushRecording.FULL;
     private Consumer<List<DecodedStream>> onStored = streams -> {};
+    private LokiVersion version = LokiVersion.V2_9;
+    private long desiredRate = Loki3Rules.DEFAULT_DESIRED_RATE;
 
     private Builder() {}
+
+    /**
+     * Which Loki's defaults to play ({@link LokiVersion}); {@code V2_9} unless set, so that a test
+     * sees the labels and metadata it pushed unless it asks for Loki 3's additions.
+     */
+    public Builder version(LokiVersion v) {
+      this.version = Objects.requireNonNull(v, "version");
+      return this;
+    }
+
+    /**
+     * Loki 3's {@code shard_streams.desired_rate} in bytes per second (1536 KB unless set): a
+     * stream pushed faster within one second of the fake's clock is split into {@code
+     * __stream_shard__} streams. Only with {@link LokiVersion#V3}.
+     */
+    public Builder shardDesiredRate(long bytesPerSecond) {
+      if (bytesPerSecond <= 0) {
+        throw new IllegalArgumentException("desired rate must be positive: " + bytesPerSecond);
+      }
+      this.desiredRate = bytesPerSecond;
+      return this;
+    }
 
     /** The loopback port to listen on; 0 (the default) picks an ephemeral one. */
     public Builder port(int v) {

@@ -34,9 +34,17 @@ final class Ingester {
    */
   record Outcome(int status, String message, List<DecodedStream> streams) {}
 
+  /** Loki's {@code block_ingestion_status_code} default. */
+  static final int BLOCKED_STATUS = 260;
+
   private final LokiLimits limits;
   private final Clock clock;
   private final boolean keepRequests;
+  private final LokiVersion version;
+  private final long desiredRate;
+  private final Map<String, Instant> blockedUntil = new HashMap<>();
+  // Loki 3 sharding: per stream, the second (epoch) and the line bytes pushed in it so far.
+  private final Map<Map<String, String>, long[]> rates = new HashMap<>();
   private final Map<Map<String, String>, StoredEntries.Stream> streams = new HashMap<>();
   private final LineArena arena = new LineArena();
   private final StoredEntries stored = new StoredEntries(arena);
@@ -49,9 +57,30 @@ final class Ingester {
    *     duplicate ones too); false stores only what was accepted
    */
   Ingester(LokiLimits limits, Clock clock, boolean keepRequests) {
+    this(limits, clock, keepRequests, LokiVersion.V2_9, Loki3Rules.DEFAULT_DESIRED_RATE);
+  }
+
+  /**
+   * @param version the Loki whose defaults to play
+   * @param desiredRate {@code shard_streams.desired_rate} in bytes per second, for {@code V3}
+   */
+  Ingester(
+      LokiLimits limits, Clock clock, boolean keepRequests, LokiVersion version, long desiredRate) {
     this.limits = limits;
     this.clock = clock;
     this.keepRequests = keepRequests;
+    this.version = version;
+    this.desiredRate = desiredRate;
+  }
+
+  /** Blocks the tenant's ingestion until {@code until}, as {@code block_ingestion_until} does. */
+  synchronized void block(String tenant, Instant until) {
+    blockedUntil.put(tenant, until);
+  }
+
+  /** Lifts the tenant's block. */
+  synchronized void unblock(String tenant) {
+    blockedUntil.remove(tenant);
   }
 
   /**
@@ -69,6 +98,9 @@ final class Ingester {
       }
     }
     Instant now = clock.instant();
+    Instant blockEnd = blockedUntil.get(tenant);
+    boolean blocked = blockEnd != null && now.isBefore(blockEnd);
+    boolean blockedAny = false;
     long nowNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     Bounds bounds =
         new Bounds(
@@ -81,19 +113,30 @@ final class Ingester {
     Runnable ingesterError = null;
     for (DecodedStream s : decoded) {
       List<DecodedEntry> keptEntries = keepRequests ? new ArrayList<>(s.entries().size()) : null;
-      if (rejectedLabels(s.labels(), report)) {
+      Map<String, String> labels =
+          version == LokiVersion.V3 ? Loki3Rules.withServiceName(s.labels()) : s.labels();
+      if (rejectedLabels(labels, report) || blocked) {
+        // Loki checks the labels first; a blocked tenant's valid streams are refused whole.
+        blockedAny |= blocked;
         rejected += s.entries().size();
         if (keepRequests) {
           s.entries().forEach(e -> keptEntries.add(copied(e)));
         }
       } else {
-        StoredEntries.Stream stream =
-            streams.computeIfAbsent(s.labels(), StoredEntries.Stream::new);
+        int shards = shards(labels, s, now);
+        StoredEntries.Stream[] byShard = new StoredEntries.Stream[shards];
         RejectionReport.TooFarBehind behind = null;
         int reachedIngester = 0;
+        int index = 0;
         for (DecodedEntry e : s.entries()) {
+          int shard = (int) ((long) index++ * shards / s.entries().size());
+          if (byShard[shard] == null) {
+            Map<String, String> target = shards > 1 ? Loki3Rules.shard(labels, shard) : labels;
+            byShard[shard] = streams.computeIfAbsent(target, StoredEntries.Stream::new);
+          }
+          StoredEntries.Stream stream = byShard[shard];
           int slot = -1;
-          if (rejectedByValidation(e, s.labels(), rejections, bounds, report)) {
+          if (rejectedByValidation(e, labels, rejections, bounds, report)) {
             rejected++;
           } else {
             // Past the distributor: the ingester's out-of-order window, against the newest entry
@@ -108,7 +151,7 @@ final class Ingester {
               behind = behind != null ? behind : new RejectionReport.TooFarBehind();
               behind.add(e.timestampNanos(), cutoff);
             } else {
-              slot = store(stream, e);
+              slot = store(stream, e, storedMetadata(labels, e));
             }
           }
           if (keepRequests) {
@@ -118,7 +161,7 @@ final class Ingester {
         if (reachedIngester > 0) {
           RejectionReport.TooFarBehind last = behind;
           int reached = reachedIngester;
-          ingesterError = last == null ? null : () -> report.add(last, tenant, s.labels(), reached);
+          ingesterError = last == null ? null : () -> report.add(last, tenant, labels, reached);
         }
       }
       if (keepRequests) {
@@ -128,7 +171,42 @@ final class Ingester {
     if (ingesterError != null) {
       ingesterError.run();
     }
-    return report.isEmpty() ? new Outcome(204, "", kept) : new Outcome(400, report.body(), kept);
+    if (!report.isEmpty()) {
+      return new Outcome(400, report.body(), kept);
+    }
+    if (blockedAny) {
+      // Loki answers a block only when no validation error takes precedence.
+      return new Outcome(
+          BLOCKED_STATUS,
+          RejectionReport.ingestionBlocked(tenant, blockEnd, BLOCKED_STATUS) + "\n",
+          kept);
+    }
+    return new Outcome(204, "", kept);
+  }
+
+  /** The shards a V3 Loki splits this push of the stream into: 1 unless pushed too fast. */
+  private int shards(Map<String, String> labels, DecodedStream s, Instant now) {
+    if (version != LokiVersion.V3) {
+      return 1;
+    }
+    long bytes = 0;
+    for (DecodedEntry e : s.entries()) {
+      bytes += e.lineUtf8Length();
+    }
+    long[] rate = rates.computeIfAbsent(labels, k -> new long[2]);
+    if (rate[0] != now.getEpochSecond()) {
+      rate[0] = now.getEpochSecond();
+      rate[1] = 0;
+    }
+    rate[1] += bytes;
+    return Math.min(Loki3Rules.shards(rate[1], desiredRate), Math.max(1, s.entries().size()));
+  }
+
+  /** The metadata stored with a valid entry: a V3 Loki adds {@code detected_level}. */
+  private Map<String, String> storedMetadata(Map<String, String> labels, DecodedEntry e) {
+    return version == LokiVersion.V3
+        ? Loki3Rules.withDetectedLevel(labels, e.metadata(), e.line())
+        : e.metadata();
   }
 
   /** The accepted timestamps, {@code [oldest, newest]}, in nanoseconds. */
@@ -144,7 +222,7 @@ final class Ingester {
   }
 
   /** Stores a valid entry unless it duplicates one; its slot, or -1 for a duplicate. */
-  private int store(StoredEntries.Stream stream, DecodedEntry e) {
+  private int store(StoredEntries.Stream stream, DecodedEntry e, Map<String, String> metadata) {
     int slot =
         stored.add(
             stream,
@@ -152,7 +230,7 @@ final class Ingester {
             e.lineArray(),
             e.lineOffset(),
             e.lineUtf8Length(),
-            PackedPairs.pack(e.metadata()));
+            PackedPairs.pack(metadata));
     if (slot < 0) {
       duplicates++;
     } else {
@@ -194,9 +272,15 @@ final class Ingester {
       report.add(kind, RejectionReport::missingLabels);
       return true;
     }
-    if (labels.size() > limits.maxLabelNamesPerSeries()) {
+    // Loki 3 does not count service_name, which it may have added itself.
+    int counted =
+        labels.size()
+            - (version == LokiVersion.V3 && labels.containsKey(Loki3Rules.SERVICE_NAME) ? 1 : 0);
+    if (counted > limits.maxLabelNamesPerSeries()) {
       report.add(
-          kind, () -> RejectionReport.tooManyLabelNames(labels, limits.maxLabelNamesPerSeries()));
+          kind,
+          () ->
+              RejectionReport.tooManyLabelNames(labels, counted, limits.maxLabelNamesPerSeries()));
       return true;
     }
     for (Map.Entry<String, String> l : labels.entrySet()) {
@@ -291,6 +375,8 @@ final class Ingester {
 
   synchronized void clear() {
     streams.clear();
+    rates.clear();
+    blockedUntil.clear();
     stored.clear();
     arena.clear();
     bytes = 0;

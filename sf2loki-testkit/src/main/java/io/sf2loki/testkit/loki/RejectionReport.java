@@ -136,7 +136,7 @@ final class RejectionReport {
         + "' bytes, limit: '"
         + limit
         + "' bytes. Please see `limits_config.max_structured_metadata_size` or contact your"
-        + " Loki administrator to increase it.";
+        + " Loki administrator to increase it";
   }
 
   static String structuredMetadataTooMany(Map<String, String> labels, int count, int limit) {
@@ -147,7 +147,7 @@ final class RejectionReport {
         + "', limit: '"
         + limit
         + "'. Please see `limits_config.max_structured_metadata_entries_count` or contact your"
-        + " Loki administrator to increase it.";
+        + " Loki administrator to increase it";
   }
 
   /** The fake's own rule ({@link EntryRejection}), worded like Loki's per-entry errors. */
@@ -163,13 +163,30 @@ final class RejectionReport {
     return "error at least one label pair is required per stream";
   }
 
-  static String tooManyLabelNames(Map<String, String> labels, int limit) {
+  static String tooManyLabelNames(Map<String, String> labels, int counted, int limit) {
     return "entry for stream '"
         + GoFormats.labels(labels)
         + "' has "
-        + labels.size()
+        + counted
         + " label names; limit "
         + limit;
+  }
+
+  /**
+   * Loki 3.2's answer for a blocked tenant ({@code block_ingestion_until}), with the time as Go's
+   * {@code time.RFC3339} prints it.
+   */
+  static String ingestionBlocked(String tenant, java.time.Instant until, int status) {
+    return "ingestion blocked for user '"
+        + tenant
+        + "' until '"
+        + java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+            until
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .atOffset(java.time.ZoneOffset.UTC))
+        + "' with status code '"
+        + status
+        + "'";
   }
 
   static String invalidLabelName(Map<String, String> labels, String name) {
