@@ -63,7 +63,10 @@ class MetricsReferenceTest {
           "needs a tenant Loki blocks, which stops every push of the run: LokiSinkBlockedTest and"
               + " PipelineLokiBlockedTest",
           "sf2loki_structured_metadata_trimmed_total",
-          "needs a line of more than 127 metadata pairs or 64 KB: LokiSinkMetadataLimitTest");
+          "needs a line of more than 127 metadata pairs or 64 KB: LokiSinkMetadataLimitTest",
+          "sf2loki_shard_roster_retries_total",
+          "needs a k8s_lease roster whose Lease a rival replaces in between:"
+              + " K8sLeaseRosterConflictTest in sf2loki-coordinate");
 
   @TempDir Path dir;
   private FakeSalesforce salesforce;

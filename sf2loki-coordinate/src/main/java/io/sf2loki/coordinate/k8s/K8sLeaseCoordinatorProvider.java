@@ -21,12 +21,12 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.random.RandomGenerator;
 
 /** Provides the {@code k8s_lease} coordinator. */
 public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
@@ -57,7 +57,7 @@ public final class K8sLeaseCoordinatorProvider implements CoordinatorProvider {
             new K8sLeaseRoster(
                 () -> api(config, variables),
                 config,
-                K8sLeaseRoster.conflictBackoff(RandomGenerator.getDefault()),
+                K8sLeaseRoster.conflictBackoff(new SecureRandom()),
                 io.sf2loki.pipeline.Sleeper.SYSTEM,
                 environment),
             config.leaseDuration(),
