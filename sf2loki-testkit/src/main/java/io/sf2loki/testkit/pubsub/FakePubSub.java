@@ -52,6 +52,17 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
   public static final String ORDER = "/event/Order_Shipped__e";
   public static final String ACCOUNT_CHANGE = "/data/AccountChangeEvent";
 
+  /** The Threat Detection event names, one channel {@code /event/<name>} each. */
+  public static final List<String> THREAT_DETECTION_EVENTS =
+      List.of(
+          "ApiAnomalyEvent",
+          "CredentialStuffingEvent",
+          "GuestUserAnomalyEvent",
+          "LoginAnomalyEvent",
+          "ReportAnomalyEvent",
+          "SessionHijackingEvent",
+          "UniversalAnomalyEvent");
+
   private final Builder options;
   private final Server server;
   private final ScheduledExecutorService ticker;
@@ -433,6 +444,17 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
       topic(REPORT, TopicSchemas.reportEvent());
       topic(ORDER, TopicSchemas.platformEvent("Order_Shipped__e"));
       return topic(ACCOUNT_CHANGE, TopicSchemas.accountChangeEvent());
+    }
+
+    /**
+     * The seven Threat Detection channels ({@code /event/ApiAnomalyEvent} ... {@code
+     * /event/UniversalAnomalyEvent}), each with its {@link TopicSchemas#anomalyEvent} schema.
+     */
+    public Builder threatDetectionTopics() {
+      for (String name : THREAT_DETECTION_EVENTS) {
+        topic("/event/" + name, TopicSchemas.anomalyEvent(name));
+      }
+      return this;
     }
 
     /** Binds the port and serves. */
