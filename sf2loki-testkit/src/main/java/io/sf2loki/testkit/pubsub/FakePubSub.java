@@ -144,6 +144,20 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     return log.append(TopicSchemas.schemaId(schema), payload, id, false).replayId();
   }
 
+  /**
+   * Publishes one event of {@code member}'s type on a channel that mixes event types (an RTEM
+   * custom channel {@code /event/<Name>__chn}): encoded with, and naming, the member's own schema,
+   * which GetSchema then serves; returns its replay id.
+   */
+  public ByteString publishMember(String channel, Schema member, Map<String, ?> fields) {
+    TopicLog log = log(channel);
+    String schemaId = TopicSchemas.schemaId(member);
+    schemas.put(schemaId, member.toString());
+    byte[] payload = TopicSchemas.encode(member, fields);
+    return log.append(schemaId, payload, "e" + Long.toHexString(random.nextLong()), false)
+        .replayId();
+  }
+
   /** Publishes a payload as is, under the topic's current schema id (an undecodable event). */
   public ByteString publishRaw(String topic, byte[] payload) {
     TopicLog log = log(topic);
