@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +22,7 @@ import java.util.regex.Pattern;
 public final class WellKnownFields {
 
   /** The request id columns and fields, in the order tried. */
-  static final java.util.List<String> REQUEST_ID_FIELDS =
-      java.util.List.of("REQUEST_ID", "RequestIdentifier");
+  static final List<String> REQUEST_ID_FIELDS = List.of("REQUEST_ID", "RequestIdentifier");
 
   /** The threat detection events' JSON-string field of top contributing features. */
   public static final String SECURITY_EVENT_DATA = "SecurityEventData";
@@ -113,6 +113,7 @@ public final class WellKnownFields {
       if (node == null || !(node.isObject() || node.isArray())) {
         return Expansion.UNPARSED;
       }
+      // Payloads converts an object's members; an array goes through a one-member wrapper.
       Object nested =
           node.isObject()
               ? Payloads.fromJson(node)
