@@ -16,8 +16,8 @@ import java.util.Optional;
 /**
  * Turns one record's top-level field map into a Loki entry by the shared rules, in this order:
  * transforms (a {@code drop_row} ends here), sampling, label promotion, structured metadata and
- * {@code level}, timestamp, canonical JSON line. The original map is never modified: cursors
- * advance from the original values.
+ * {@code level}, timestamp, canonical JSON line ({@code SecurityEventData} nested when it parses).
+ * The original map is never modified: cursors advance from the original values.
  *
  * <p>Thread-safe; one per source run.
  */
@@ -39,6 +39,7 @@ public final class Shaper {
   private final MeterRegistry metrics;
   private final PromotedLabelGuard guard;
   private final Counter fallbacks;
+  private final Counter unparsedSecurityData;
   // Distinct label sets seen, so every entry of a stream carries the same StringMap instance: the
   // pipeline groups and checks label sets by a memoised hash and identity, and a queued entry does
   // not hold its own copy. Bounded (the label guard already caps promoted values); past the bound a
@@ -63,6 +64,10 @@ public final class Shaper {
     this.guard = new PromotedLabelGuard(source, config.maxLabelValues(), metrics);
     this.fallbacks =
         Counter.builder("sf2loki_timestamp_fallbacks").tag("source", source).register(metrics);
+    this.unparsedSecurityData =
+        Counter.builder("sf2loki_security_event_data_unparsed")
+            .tag("source", source)
+            .register(metrics);
   }
 
   /** The shaping configuration. */
@@ -91,6 +96,9 @@ public final class Shaper {
     }
     if (!sampledIn(type, key.of(original, payload))) {
       return new Shaped.SampledOut();
+    }
+    if (WellKnownFields.expandSecurityEventData(payload) == WellKnownFields.Expansion.UNPARSED) {
+      unparsedSecurityData.increment(); // kept as the raw string, so nothing is lost
     }
     return new Shaped.Kept(
         eventTime(payload, timeFields, fallback),
@@ -145,7 +153,11 @@ public final class Shaper {
     return labelSets.get(StringMap.of(labels), set -> set); // one shared instance per stream
   }
 
-  /** The configured top-level fields that are present and non-null, plus {@code level}. */
+  /**
+   * The configured top-level fields that are present and non-null, the {@link WellKnownFields}
+   * ({@code request_id}, {@code trace_id}, {@code score}, {@code severity}, {@code
+   * anomaly_sub_type}), then {@code level}.
+   */
   public Map<String, String> metadata(TypeShaping type, Map<String, Object> payload) {
     Map<String, String> metadata = new LinkedHashMap<>();
     for (String field : type.metadataFields().orElse(config.metadataFields())) {
@@ -154,6 +166,7 @@ public final class Shaper {
         metadata.put(field, CanonicalJson.stringForm(v));
       }
     }
+    WellKnownFields.addMetadata(payload, metadata);
     metadata.put("level", Levels.of(payload));
     return metadata;
   }

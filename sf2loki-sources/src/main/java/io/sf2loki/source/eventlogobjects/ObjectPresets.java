@@ -14,8 +14,9 @@ import java.util.Set;
  *   <li>{@code setup_audit_trail}: {@code SetupAuditTrail} by {@code CreatedDate};
  *   <li>{@code rtem_stored_events}: the Real-Time Event Monitoring storage big objects ({@code
  *       LoginEvent}, {@code ApiEvent}, ...), by {@code EventDate}, newest-first;
- *   <li>{@code threat_detection}: the {@code *EventStore} objects of the threat detection events,
- *       by {@code EventDate}.
+ *   <li>{@code threat_detection}: the {@code *EventStore} objects of the seven threat detection
+ *       anomaly families (UniversalAnomalyEventStore tells its kind by {@code AnomalySubType}), by
+ *       {@code EventDate}.
  * </ul>
  */
 final class ObjectPresets {
@@ -37,8 +38,11 @@ final class ObjectPresets {
       List.of(
           "ApiAnomalyEventStore",
           "CredentialStuffingEventStore",
+          "GuestUserAnomalyEventStore",
+          "LoginAnomalyEventStore",
           "ReportAnomalyEventStore",
-          "SessionHijackingEventStore");
+          "SessionHijackingEventStore",
+          "UniversalAnomalyEventStore");
 
   static final Map<String, List<String>> PRESETS =
       Map.of(

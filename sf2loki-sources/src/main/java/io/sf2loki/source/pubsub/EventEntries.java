@@ -60,8 +60,7 @@ final class EventEntries {
     String hex = ReplayIds.hex(event.getReplayId());
     CheckpointToken token =
         new CheckpointToken(ReplayIds.key(topic), ReplayIds.encode(event.getReplayId()));
-    TypeShaping type =
-        new TypeShaping(eventType(topic), Optional.empty(), List.of(), config.sampleRate(topic));
+    TypeShaping type = type(topic, eventType(topic));
     Schema schema;
     Map<String, Object> payload;
     try {
@@ -71,6 +70,11 @@ final class EventEntries {
       return new Made(raw(topic, type, event, token, "UnknownSchema", e.getMessage()), false);
     } catch (IOException e) {
       return new Made(raw(topic, type, event, token, "PayloadDecode", e.getMessage()), false);
+    }
+    if (isEventChannel(topic)) {
+      // An RTEM custom channel carries up to 10 event types, each event under its own writer
+      // schema: the member's type, not the channel, is what a query selects by.
+      type = type(topic, schema.getName());
     }
     try {
       ChangeBitmaps.expand(schema, payload);
@@ -85,6 +89,15 @@ final class EventEntries {
     Shaped.Kept timed =
         new Shaped.Kept(eventTime(payload), kept.labels(), kept.line(), kept.metadata());
     return new Made(timed.entry(Optional.of(token)), true);
+  }
+
+  private TypeShaping type(String topic, String eventType) {
+    return new TypeShaping(eventType, Optional.empty(), List.of(), config.sampleRate(topic));
+  }
+
+  /** An RTEM custom event channel, {@code /event/<Name>__chn} (a PlatformEventChannel). */
+  static boolean isEventChannel(String topic) {
+    return topic.startsWith("/event/") && topic.endsWith("__chn");
   }
 
   /** {@code LoginEventStream} for {@code /event/LoginEventStream}. */

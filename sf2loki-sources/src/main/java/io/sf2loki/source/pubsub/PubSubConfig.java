@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *
  * @param endpoint gRPC {@code host:port}
  * @param plaintext no TLS (local fakes only)
- * @param topics channels, or {@code "*"} to discover them
+ * @param topics channels, or {@code "*"} to discover them; the {@code presets}' topics appended
  * @param include globs a discovered topic must match
  * @param exclude globs that remove a discovered topic
  * @param replayPreset where a topic without a stored position starts
@@ -108,7 +108,21 @@ public record PubSubConfig(
 
   /** Binds and validates {@code s}, recording every problem on it. */
   public static PubSubConfig bind(ConfigSection s) {
-    List<String> topics = s.stringList("topics");
+    List<String> topics = new ArrayList<>(s.stringList("topics"));
+    for (String name : s.stringList("presets")) {
+      PubSubPresets.preset(name)
+          .ifPresentOrElse(
+              preset -> preset.stream().filter(t -> !topics.contains(t)).forEach(topics::add),
+              () ->
+                  s.problem(
+                      "presets",
+                      s.path("presets")
+                          + ": unknown preset '"
+                          + name
+                          + "' (known: "
+                          + String.join(", ", PubSubPresets.names())
+                          + ")"));
+    }
     for (String t : topics) {
       if (!t.equals(DISCOVER) && !TOPIC.matcher(t).matches()) {
         s.problem(
@@ -142,7 +156,7 @@ public record PubSubConfig(
     return new PubSubConfig(
         s.requiredString("endpoint"),
         s.bool("plaintext"),
-        topics,
+        List.copyOf(topics),
         globs(s.stringList("include")),
         globs(s.stringList("exclude")),
         preset.isEmpty() ? ReplayPreset.CUSTOM : ReplayPreset.valueOf(preset),

@@ -57,4 +57,36 @@ class PubSubConfigTest {
 
     assertThat(c.managedSubscription("/event/LoginEventStream")).contains("Login_M");
   }
+
+  @Test
+  void threatDetectionAppendsTheSevenAnomalyChannelsAfterTheTopicsWithoutDoubling() {
+    ConfigReader root =
+        root(
+            "topics = [\"/event/LoginEventStream\", \"/event/SessionHijackingEvent\"],"
+                + " presets = [threat_detection]");
+    PubSubConfig c = PubSubConfig.bind(root.section("sources.pubsub"));
+    root.throwIfInvalid();
+
+    assertThat(c.topics())
+        .containsExactly(
+            "/event/LoginEventStream",
+            "/event/SessionHijackingEvent",
+            "/event/ApiAnomalyEvent",
+            "/event/CredentialStuffingEvent",
+            "/event/GuestUserAnomalyEvent",
+            "/event/LoginAnomalyEvent",
+            "/event/ReportAnomalyEvent",
+            "/event/UniversalAnomalyEvent");
+  }
+
+  @Test
+  void anUnknownPresetIsReportedWithTheKnownOnes() {
+    ConfigReader root = root("presets = [everything]");
+    PubSubConfig.bind(root.section("sources.pubsub"));
+
+    assertThat(root.problems())
+        .extracting(ConfigProblem::message)
+        .containsExactly(
+            "sources.pubsub.presets: unknown preset 'everything' (known: threat_detection)");
+  }
 }

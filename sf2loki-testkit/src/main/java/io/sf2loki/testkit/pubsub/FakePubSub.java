@@ -52,6 +52,17 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
   public static final String ORDER = "/event/Order_Shipped__e";
   public static final String ACCOUNT_CHANGE = "/data/AccountChangeEvent";
 
+  /** The Threat Detection event names, one channel {@code /event/<name>} each. */
+  public static final List<String> THREAT_DETECTION_EVENTS =
+      List.of(
+          "ApiAnomalyEvent",
+          "CredentialStuffingEvent",
+          "GuestUserAnomalyEvent",
+          "LoginAnomalyEvent",
+          "ReportAnomalyEvent",
+          "SessionHijackingEvent",
+          "UniversalAnomalyEvent");
+
   private final Builder options;
   private final Server server;
   private final ScheduledExecutorService ticker;
@@ -131,6 +142,20 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     byte[] payload = TopicSchemas.encode(schema, fields);
     String id = topic.startsWith("/data/") ? null : "e" + Long.toHexString(random.nextLong());
     return log.append(TopicSchemas.schemaId(schema), payload, id, false).replayId();
+  }
+
+  /**
+   * Publishes one event of {@code member}'s type on a channel that mixes event types (an RTEM
+   * custom channel {@code /event/<Name>__chn}): encoded with, and naming, the member's own schema,
+   * which GetSchema then serves; returns its replay id.
+   */
+  public ByteString publishMember(String channel, Schema member, Map<String, ?> fields) {
+    TopicLog log = log(channel);
+    String schemaId = TopicSchemas.schemaId(member);
+    schemas.put(schemaId, member.toString());
+    byte[] payload = TopicSchemas.encode(member, fields);
+    return log.append(schemaId, payload, "e" + Long.toHexString(random.nextLong()), false)
+        .replayId();
   }
 
   /** Publishes a payload as is, under the topic's current schema id (an undecodable event). */
@@ -433,6 +458,17 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
       topic(REPORT, TopicSchemas.reportEvent());
       topic(ORDER, TopicSchemas.platformEvent("Order_Shipped__e"));
       return topic(ACCOUNT_CHANGE, TopicSchemas.accountChangeEvent());
+    }
+
+    /**
+     * The seven Threat Detection channels ({@code /event/ApiAnomalyEvent} ... {@code
+     * /event/UniversalAnomalyEvent}), each with its {@link TopicSchemas#anomalyEvent} schema.
+     */
+    public Builder threatDetectionTopics() {
+      for (String name : THREAT_DETECTION_EVENTS) {
+        topic("/event/" + name, TopicSchemas.anomalyEvent(name));
+      }
+      return this;
     }
 
     /** Binds the port and serves. */

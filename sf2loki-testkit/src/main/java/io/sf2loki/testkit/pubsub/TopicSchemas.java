@@ -54,6 +54,30 @@ public final class TopicSchemas {
         field("Operation", NULLABLE_STRING, null));
   }
 
+  /**
+   * A Threat Detection event, e.g. {@code /event/ApiAnomalyEvent}: the fields detections use,
+   * {@code Score} as a double, {@code SecurityEventData} as a JSON string, {@code
+   * RequestIdentifier}; {@code UniversalAnomalyEvent} adds {@code AnomalySubType}.
+   */
+  public static Schema anomalyEvent(String name) {
+    List<String> fields =
+        new java.util.ArrayList<>(
+            List.of(
+                field("EventDate", NULLABLE_LONG, "Data:DateTime"),
+                field("EventIdentifier", NULLABLE_STRING, null),
+                field("RequestIdentifier", NULLABLE_STRING, null),
+                field("UserId", NULLABLE_STRING, null),
+                field("Username", NULLABLE_STRING, null),
+                field("SourceIp", NULLABLE_STRING, null),
+                field("Score", "[\"null\",\"double\"]", null),
+                field("Summary", NULLABLE_STRING, null),
+                field("SecurityEventData", NULLABLE_STRING, null)));
+    if (name.equals("UniversalAnomalyEvent")) {
+      fields.add(field("AnomalySubType", NULLABLE_STRING, null));
+    }
+    return record(name, fields.toArray(String[]::new));
+  }
+
   /** A custom platform event, {@code /event/Order_Shipped__e}. */
   public static Schema platformEvent(String apiName) {
     return record(
