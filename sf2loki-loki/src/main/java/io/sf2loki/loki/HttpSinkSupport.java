@@ -1,22 +1,55 @@
 package io.sf2loki.loki;
 
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.spi.Secret;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 
 /**
- * The pieces of the Loki sink that another HTTP sink (sf2loki-otlp) shares rather than copies: TLS
- * trust, {@code Retry-After}, the transport-error vocabulary, the one-line answer text and the
- * dead-letter file (so {@code deadletter replay} reads every sink's records alike). A public facade
- * over package-private classes, so the Loki sink's own structure stays as it is.
+ * The pieces of the Loki sink that another HTTP sink (sf2loki-otlp) shares rather than copies: the
+ * HTTP client set-up and the auth headers, TLS trust, {@code Retry-After}, the transport-error
+ * vocabulary, the one-line answer text and the dead-letter file (so {@code deadletter replay} reads
+ * every sink's records alike). A public facade over package-private classes, so the Loki sink's own
+ * structure stays as it is.
  */
 public final class HttpSinkSupport {
 
   private HttpSinkSupport() {}
+
+  /**
+   * The HTTP client every sink uses: pooled, timeouts, optional proxy, TLS with {@code caFile}; no
+   * automatic retries, redirects, decompression or cookies (the lane owns retries).
+   *
+   * @throws IOException when the CA file cannot be read or holds no certificate
+   */
+  public static CloseableHttpClient httpClient(
+      Optional<Path> caFile,
+      Duration connectTimeout,
+      Duration timeout,
+      Optional<URI> proxy,
+      String userAgent)
+      throws IOException {
+    return SinkHttpClient.create(caFile, connectTimeout, timeout, proxy, userAgent);
+  }
+
+  /**
+   * The Authorization (Basic with the tenant as user, or Bearer) and X-Scope-OrgID headers, as the
+   * Loki sink sends them; a mutable map in that order.
+   */
+  public static Map<String, String> authHeaders(
+      Optional<String> tenantId,
+      Optional<Secret> basic,
+      Optional<Secret> bearer,
+      boolean sendTenantHeader) {
+    return SinkHttpClient.authHeaders(tenantId, basic, bearer, sendTenantHeader);
+  }
 
   /**
    * An SSL context trusting the JVM's roots and {@code caFile}'s certificates.

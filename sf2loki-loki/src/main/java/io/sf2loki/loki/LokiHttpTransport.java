@@ -1,30 +1,18 @@
 package io.sf2loki.loki;
 
-import io.sf2loki.spi.Secret;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.io.HttpClientConnectionManager;
-import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.ParseException;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.Timeout;
 
 /**
  * The HTTP client dedicated to Loki: Apache HttpClient 5 classic, pooled (connections reused across
@@ -48,35 +36,9 @@ final class LokiHttpTransport implements AutoCloseable {
   LokiHttpTransport(LokiSinkConfig config, String userAgent) throws IOException {
     this.pushUri = config.pushUrl();
     this.headers = authHeaders(config);
-    ConnectionConfig connection =
-        ConnectionConfig.custom()
-            .setConnectTimeout(Timeout.of(config.connectTimeout()))
-            .setSocketTimeout(Timeout.of(config.timeout()))
-            .build();
-    HttpClientConnectionManager pool =
-        PoolingHttpClientConnectionManagerBuilder.create()
-            .setTlsSocketStrategy(
-                ClientTlsStrategyBuilder.create()
-                    .setSslContext(TrustMaterial.sslContext(config.caFile()))
-                    .buildClassic())
-            .setDefaultConnectionConfig(connection)
-            .setMaxConnTotal(4) // two lanes, one push in flight each
-            .setMaxConnPerRoute(4)
-            .build();
-    var builder =
-        HttpClients.custom()
-            .setConnectionManager(pool)
-            .setDefaultRequestConfig(
-                RequestConfig.custom().setResponseTimeout(Timeout.of(config.timeout())).build())
-            .setUserAgent(userAgent)
-            .disableAutomaticRetries()
-            .disableRedirectHandling()
-            .disableContentCompression()
-            .disableCookieManagement();
-    config
-        .proxy()
-        .ifPresent(p -> builder.setProxy(new HttpHost(p.getScheme(), p.getHost(), p.getPort())));
-    this.client = builder.build();
+    this.client =
+        SinkHttpClient.create(
+            config.caFile(), config.connectTimeout(), config.timeout(), config.proxy(), userAgent);
   }
 
   /**
@@ -85,23 +47,12 @@ final class LokiHttpTransport implements AutoCloseable {
    * is set.
    */
   static Map<String, String> authHeaders(LokiSinkConfig config) {
-    Map<String, String> h = new LinkedHashMap<>();
-    String tenant = config.tenantId().orElse("");
-    Optional<Secret> basic = config.authToken();
-    Optional<Secret> bearer = config.bearerToken();
-    if (basic.isPresent()) {
-      String userPass = tenant + ":" + basic.get().reveal();
-      h.put(
-          "Authorization",
-          "Basic " + Base64.getEncoder().encodeToString(userPass.getBytes(StandardCharsets.UTF_8)));
-    } else if (bearer.isPresent()) {
-      h.put("Authorization", "Bearer " + bearer.get().reveal());
-    }
-    boolean withAuth = h.containsKey("Authorization");
-    if (!tenant.isEmpty() && (!withAuth || config.sendTenantHeader())) {
-      h.put("X-Scope-OrgID", tenant);
-    }
-    return Map.copyOf(h);
+    return Map.copyOf(
+        SinkHttpClient.authHeaders(
+            config.tenantId(),
+            config.authToken(),
+            config.bearerToken(),
+            config.sendTenantHeader()));
   }
 
   /**

@@ -1,30 +1,19 @@
 package io.sf2loki.otlp;
 
 import io.sf2loki.loki.HttpSinkSupport;
-import io.sf2loki.spi.Secret;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.io.HttpClientConnectionManager;
-import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.Timeout;
 
 /**
  * The HTTP client of the OTLP sink, set up as the Loki sink's is: Apache HttpClient 5 classic,
@@ -51,39 +40,17 @@ final class OtlpHttpTransport implements AutoCloseable {
   OtlpHttpTransport(OtlpSinkConfig config, String userAgent) throws IOException {
     this.config = config;
     this.headers = headers(config);
-    javax.net.ssl.SSLContext ssl;
     try {
-      ssl = HttpSinkSupport.sslContext(config.caFile());
+      this.client =
+          HttpSinkSupport.httpClient(
+              config.caFile(),
+              config.connectTimeout(),
+              config.timeout(),
+              config.proxy(),
+              userAgent);
     } catch (IOException e) {
       throw new IOException("sink.otlp.ca_file: " + e.getMessage(), e);
     }
-    ConnectionConfig connection =
-        ConnectionConfig.custom()
-            .setConnectTimeout(Timeout.of(config.connectTimeout()))
-            .setSocketTimeout(Timeout.of(config.timeout()))
-            .build();
-    HttpClientConnectionManager pool =
-        PoolingHttpClientConnectionManagerBuilder.create()
-            .setTlsSocketStrategy(
-                ClientTlsStrategyBuilder.create().setSslContext(ssl).buildClassic())
-            .setDefaultConnectionConfig(connection)
-            .setMaxConnTotal(4) // two lanes, one export in flight each
-            .setMaxConnPerRoute(4)
-            .build();
-    var builder =
-        HttpClients.custom()
-            .setConnectionManager(pool)
-            .setDefaultRequestConfig(
-                RequestConfig.custom().setResponseTimeout(Timeout.of(config.timeout())).build())
-            .setUserAgent(userAgent)
-            .disableAutomaticRetries()
-            .disableRedirectHandling()
-            .disableContentCompression()
-            .disableCookieManagement();
-    config
-        .proxy()
-        .ifPresent(p -> builder.setProxy(new HttpHost(p.getScheme(), p.getHost(), p.getPort())));
-    this.client = builder.build();
   }
 
   /**
@@ -93,21 +60,12 @@ final class OtlpHttpTransport implements AutoCloseable {
    */
   static Map<String, String> headers(OtlpSinkConfig config) {
     Map<String, String> h = new LinkedHashMap<>(config.headers());
-    String tenant = config.tenantId().orElse("");
-    Optional<Secret> basic = config.authToken();
-    Optional<Secret> bearer = config.bearerToken();
-    if (basic.isPresent()) {
-      String userPass = tenant + ":" + basic.get().reveal();
-      h.put(
-          "Authorization",
-          "Basic " + Base64.getEncoder().encodeToString(userPass.getBytes(StandardCharsets.UTF_8)));
-    } else if (bearer.isPresent()) {
-      h.put("Authorization", "Bearer " + bearer.get().reveal());
-    }
-    boolean withAuth = basic.isPresent() || bearer.isPresent();
-    if (!tenant.isEmpty() && (!withAuth || config.sendTenantHeader())) {
-      h.put("X-Scope-OrgID", tenant);
-    }
+    h.putAll(
+        HttpSinkSupport.authHeaders(
+            config.tenantId(),
+            config.authToken(),
+            config.bearerToken(),
+            config.sendTenantHeader()));
     return Map.copyOf(h);
   }
 
