@@ -2,29 +2,19 @@ package io.sf2loki.source.elo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sf2loki.pipeline.Backoff;
-import io.sf2loki.salesforce.auth.ClientCredentialsGrant;
-import io.sf2loki.salesforce.auth.OAuthTokenProvider;
-import io.sf2loki.salesforce.rest.SalesforceHttpClients;
 import io.sf2loki.salesforce.rest.SalesforceRestClient;
 import io.sf2loki.salesforce.testing.MutableClock;
-import io.sf2loki.spi.Secret;
-import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.EventLogObjects;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,45 +24,24 @@ import org.junit.jupiter.api.Test;
  */
 class EloReaderTest {
 
-  private static final Instant START = Instant.parse("2026-06-30T12:00:00Z");
+  private static final Instant START = EloFake.START;
   private static final Duration SETTLE = Duration.ofMinutes(50);
   private static final List<String> OBJECTS =
       List.of("LoginEventLog", "ApiTotalUsageEventLog", "ReportEventLog");
   private static final List<String> FIELDS =
       List.of("Timestamp", "RequestIdentifier", "UserIdentifier", "SourceIp", "Status");
 
-  private final MutableClock clock = new MutableClock(START);
-  private final FakeSalesforce sf =
-      FakeSalesforce.builder()
-          .clientId("cid")
-          .clientSecret("secret")
-          .clock(clock)
-          .queryBatchSize(500)
-          .build();
-  private final CloseableHttpClient http =
-      SalesforceHttpClients.create(TestTiming.seconds(10), Optional.empty());
-  private final SalesforceRestClient rest =
-      new SalesforceRestClient(
-          http,
-          new OAuthTokenProvider(
-              http,
-              sf.baseUrl(),
-              new ClientCredentialsGrant("cid", Secret.of("secret")),
-              Duration.ofHours(1),
-              Clock.systemUTC(),
-              Backoff.NONE,
-              d -> {},
-              new SimpleMeterRegistry()),
-          "60.0",
-          t -> {});
+  private final EloFake fake = new EloFake();
+  private final MutableClock clock = fake.clock;
+  private final FakeSalesforce sf = fake.sf;
+  private final SalesforceRestClient rest = fake.rest;
   private final EloReader reader = new EloReader(q -> rest.query(q).records());
   private final Map<String, EloCheckpoint> committed = new HashMap<>();
   private final List<String> received = new ArrayList<>();
 
   @AfterEach
   void stop() throws Exception {
-    sf.close();
-    http.close();
+    fake.close();
   }
 
   /** 20 days of rows up to two hours ahead of the clock, a tie of 5,000 on one millisecond. */
