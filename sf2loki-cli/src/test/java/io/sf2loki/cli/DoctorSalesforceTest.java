@@ -207,4 +207,27 @@ class DoctorSalesforceTest {
         .contains("View Real-Time Event Monitoring Data")
         .contains("sources.eventlog_objects.objects");
   }
+
+  private static final String ELO =
+      "sources.eventlog_objects { enabled = true, objects = [{name = LoginEventLog}] }\n";
+
+  @Test
+  void aQueryableEventLogObjectPassesWithoutAQueryTheOrgRefuses() throws Exception {
+    fx.sf.eventLogObjects().define("LoginEventLog");
+
+    assertThat(status(fx.checkOf(ELO, "permissions:LoginEventLog"))).isEqualTo("PASS");
+    assertThat(fx.sf.eventLogObjects().refusals()).isZero();
+  }
+
+  @Test
+  void anEventLogObjectWithoutThePermissionFailsNamingIt() throws Exception {
+    fx.sf.eventLogObjects().define("LoginEventLog");
+    fx.sf.eventLogObjects().revokeAccess();
+
+    JsonNode object = fx.checkOf(ELO, "permissions:LoginEventLog");
+
+    assertThat(status(object)).isEqualTo("FAIL");
+    assertThat(object.path("detail").asText()).contains("403 INSUFFICIENT_ACCESS");
+    assertThat(object.path("remedy").asText()).contains("View Event Log Object Data");
+  }
 }

@@ -49,6 +49,29 @@ class OverlapGuardTest {
   }
 
   @Test
+  void anEventLogObjectIsTheCategoryOfItsEventLogFileType() {
+    assertThat(Categories.ofIdentifier("LoginEventLog")).isEqualTo(Categories.ofElfType("Login"));
+    assertThat(Categories.ofIdentifier("ApiTotalUsageEventLog"))
+        .isEqualTo(Categories.ofElfType("ApiTotalUsage"));
+    assertThat(Categories.ofIdentifier("UriEventLog")).isEqualTo(Categories.ofElfType("URI"));
+    assertThat(Categories.ofIdentifier("MetadataApiOpEventLog"))
+        .isEqualTo(Categories.ofElfType("MetadataApiOperation"));
+    assertThat(Categories.ofIdentifier("SoapApiEventLog")).isEqualTo(Categories.ofElfType("API"));
+  }
+
+  @Test
+  void anEventLogObjectAndItsEventLogFileTypeOnTwoSourcesIsAStartupError() {
+    Map<String, SourceProvider.Factory> enabled = new LinkedHashMap<>();
+    enabled.put("eventlogfile", claims(true, "Login"));
+    enabled.put("eventlog_objects", claims(false, "LoginEventLog"));
+    ConfigReader sources = sources("sources { allow_overlap = false }");
+
+    OverlapGuard.check(enabled, sources);
+
+    assertThat(sources.problems()).isNotEmpty();
+  }
+
+  @Test
   void sameCategoryOnTwoSourcesIsAStartupErrorNamingBoth() {
     Map<String, SourceProvider.Factory> enabled = new LinkedHashMap<>();
     enabled.put("eventlogfile", claims(true, "Login", "API"));

@@ -2,6 +2,7 @@ package io.sf2loki.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.source.elo.EloCheckpoint;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -29,6 +30,9 @@ final class CheckpointValues {
         key.startsWith("org=") && key.indexOf(':') > 0 ? key.substring(key.indexOf(':') + 1) : key;
     if (bare.startsWith("pubsub:")) {
       return base64(value);
+    }
+    if (bare.startsWith("eventlog_objects:") && bare.endsWith("EventLog")) {
+      return eventLogObjectToken(value);
     }
     if (bare.startsWith("eventlog_objects:") || bare.equals("apexlog")) {
       return cursor(value, "last_ts");
@@ -82,6 +86,20 @@ final class CheckpointValues {
       return Optional.of("value must be " + expected);
     }
     return Optional.empty();
+  }
+
+  /** An Event Log Object's token, {@code {"from": "<ISO-8601 instant>", "v": 1}}. */
+  private static Optional<String> eventLogObjectToken(String value) {
+    try {
+      EloCheckpoint.decode(value);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(
+          "value must be {\"from\": \"2026-07-01T00:00:00.000Z\", \"v\": 1} for an Event Log"
+              + " Object (got '"
+              + value
+              + "')");
+    }
   }
 
   private static Optional<String> budget(String value) {

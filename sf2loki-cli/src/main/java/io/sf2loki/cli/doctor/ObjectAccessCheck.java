@@ -9,6 +9,9 @@ import java.util.List;
 /**
  * {@code permissions:<Object>}: {@code SELECT Id FROM <Object> LIMIT 1} for one configured event
  * object of {@code sources.eventlog_objects}; a user who may not read it gets {@code INVALID_TYPE}.
+ * An Event Log Object ({@code *EventLog}) has no {@code Id}: it is probed with {@code SELECT
+ * Timestamp FROM <Object> LIMIT 1} (the server's implicit last 15 days), and its remedy names View
+ * Event Log Object Data.
  */
 final class ObjectAccessCheck implements Check {
 
@@ -37,7 +40,7 @@ final class ObjectAccessCheck implements Check {
           context
               .salesforce()
               .rest()
-              .query("SELECT Id FROM " + object + " LIMIT 1")
+              .query("SELECT " + probeField() + " FROM " + object + " LIMIT 1")
               .records()
               .size();
       return new CheckResult.Pass(
@@ -45,16 +48,31 @@ final class ObjectAccessCheck implements Check {
     } catch (ApiErrorException e) {
       if (e.status() == 400 || e.status() == 403 || e.status() == 404) {
         return new CheckResult.Fail(
-            object + " is not queryable: " + e.status() + " " + errorCode(e.body()),
-            "grant the user View Real-Time Event Monitoring Data (and, for a storage object,"
-                + " enable its storage in Event Manager), or remove "
-                + object
-                + " from sources.eventlog_objects.objects");
+            object + " is not queryable: " + e.status() + " " + errorCode(e.body()), remedy());
       }
       return new CheckResult.Fail(e.getMessage(), "retry later; check Salesforce's status");
     } catch (SalesforceApiException e) {
       return new CheckResult.Fail(e.getMessage(), "retry later; check Salesforce's status");
     }
+  }
+
+  private boolean eventLogObject() {
+    return object.endsWith("EventLog");
+  }
+
+  private String probeField() {
+    return eventLogObject() ? "Timestamp" : "Id";
+  }
+
+  private String remedy() {
+    String grant =
+        eventLogObject()
+            ? "grant the user View Event Log Object Data (or the Event Monitoring User permission"
+                + " set; the org needs Event Log Objects: Hyperforce with Shield or the Event"
+                + " Monitoring add-on)"
+            : "grant the user View Real-Time Event Monitoring Data (and, for a storage object,"
+                + " enable its storage in Event Manager)";
+    return grant + ", or remove " + object + " from sources.eventlog_objects.objects";
   }
 
   private static String errorCode(String body) {

@@ -84,6 +84,37 @@ public record EventLogObjectsConfig(
     }
   }
 
+  /**
+   * An Event Log Object is read by {@code Timestamp}, ascending, with a settle of at least their
+   * 45-minute visibility lag; unset, the settle is {@link EloPoll#DEFAULT_SETTLE}.
+   */
+  private static Duration eventLogObjectRules(
+      ConfigSection o, String tsf, boolean big, Duration objectSettle, Duration sectionSettle) {
+    if (!tsf.equals("Timestamp")) {
+      o.problem(
+          "timestamp_field",
+          o.path("timestamp_field") + " must be Timestamp for an Event Log Object (*EventLog)");
+    }
+    if (big) {
+      o.problem("big_object", o.path("big_object") + " must be false for an Event Log Object");
+    }
+    if (!o.isSet("settle_window")) {
+      return sectionSettle.compareTo(EloPoll.DEFAULT_SETTLE) > 0
+          ? sectionSettle
+          : EloPoll.DEFAULT_SETTLE;
+    }
+    if (objectSettle.compareTo(EloPoll.MIN_SETTLE) < 0) {
+      o.problem(
+          "settle_window",
+          o.path("settle_window")
+              + " ("
+              + Durations.format(objectSettle)
+              + ") must be at least 45m for an Event Log Object: rows become queryable up to 45"
+              + " minutes late");
+    }
+    return objectSettle;
+  }
+
   private static ObjectSpec defaults(
       String name, Duration poll, Duration lookback, Duration settle) {
     return new ObjectSpec(
@@ -126,6 +157,9 @@ public record EventLogObjectsConfig(
               + " ("
               + Durations.format(objectSettle)
               + ") must not be negative");
+    }
+    if (EloPoll.isEventLogObject(name)) {
+      objectSettle = eventLogObjectRules(o, tsf, big, objectSettle, settle);
     }
     Optional<List<String>> metadata =
         o.isSet("structured_metadata_fields")

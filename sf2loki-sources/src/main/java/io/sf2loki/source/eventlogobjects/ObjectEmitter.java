@@ -80,4 +80,42 @@ final class ObjectEmitter {
     }
     return fresh;
   }
+
+  /**
+   * Emits every row of one Event Log Object page (they have no {@code Id}: the reader never hands
+   * on a row twice within a run), the checkpoint {@code token} on the last entry or on a
+   * checkpoint-only entry when the last row was dropped or sampled out.
+   */
+  void emitPage(
+      ObjectSpec spec,
+      List<ObjectNode> rows,
+      Instant fallback,
+      CheckpointToken token,
+      SourceContext ctx)
+      throws InterruptedException {
+    Shaped.Kept pending = null;
+    boolean lastKept = false;
+    for (ObjectNode row : rows) {
+      Shaped shaped =
+          shaper.shape(
+              spec.shaping(),
+              Payloads.fromJson(row),
+              SAMPLE_KEY,
+              spec.timeFields(),
+              Optional.of(fallback));
+      if (pending != null) {
+        ctx.emit(pending.entry(Optional.empty()));
+        pending = null;
+      }
+      lastKept = shaped instanceof Shaped.Kept;
+      if (shaped instanceof Shaped.Kept kept) {
+        pending = kept;
+      }
+    }
+    if (pending != null && lastKept) {
+      ctx.emit(pending.entry(Optional.of(token)));
+    } else {
+      ctx.emit(LogEntry.checkpointOnly(token));
+    }
+  }
 }

@@ -54,6 +54,7 @@ final class ObjectPoller {
   private final TimeWindow window;
   private final Map<String, ObjectCursor> cursors = new HashMap<>();
   private final Map<String, String> stalls = new HashMap<>();
+  private final EloPoll elo;
 
   ObjectPoller(
       SalesforceRestClient rest,
@@ -68,10 +69,14 @@ final class ObjectPoller {
     this.metrics = metrics;
     this.maxCatchup = maxCatchup;
     this.salesforceNow = salesforceNow;
+    this.elo = new EloPoll(rest, emitter, salesforceNow, window);
   }
 
   Outcome poll(ObjectSpec spec, SourceContext ctx)
       throws SalesforceApiException, AuthException, InterruptedException {
+    if (EloPoll.isEventLogObject(spec.name())) {
+      return elo.poll(spec, ctx);
+    }
     ObjectCursor cursor = cursors.computeIfAbsent(spec.name(), n -> load(spec, ctx::checkpoint));
     Instant now = salesforceNow.get();
     Optional<Instant> settle = settleBound(spec, now);

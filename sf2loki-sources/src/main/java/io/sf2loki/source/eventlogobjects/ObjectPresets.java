@@ -69,8 +69,14 @@ final class ObjectPresets {
     return new java.util.TreeSet<>(PRESETS.keySet());
   }
 
-  /** The default timestamp field of {@code object}: LoginTime, CreatedDate or EventDate. */
+  /**
+   * The default timestamp field of {@code object}: LoginTime, CreatedDate, Timestamp (Event Log
+   * Objects) or EventDate.
+   */
   static String timestampField(String object) {
+    if (EloPoll.isEventLogObject(object)) {
+      return "Timestamp";
+    }
     return TIMESTAMP_FIELDS.getOrDefault(object, "EventDate");
   }
 

@@ -105,4 +105,32 @@ class EventLogObjectsConfigTest {
       return List.of();
     }
   }
+
+  @Test
+  void anEventLogObjectIsReadByTimestampWithAFiftyMinuteSettleByDefault() {
+    ConfigReader root = root("sources.eventlog_objects { objects = [{name = LoginEventLog}] }");
+    EventLogObjectsConfig c = EventLogObjectsConfig.bind(root.section("sources.eventlog_objects"));
+    root.throwIfInvalid();
+
+    assertThat(c.objects().get(0).timestampField()).isEqualTo("Timestamp");
+    assertThat(c.objects().get(0).bigObject()).isFalse();
+    assertThat(c.objects().get(0).settleWindow()).isEqualTo(Duration.ofMinutes(50));
+  }
+
+  @Test
+  void anEventLogObjectRefusesASettleBelowItsFortyFiveMinuteLag() {
+    ConfigReader root =
+        root(
+            "sources.eventlog_objects { objects = [{name = LoginEventLog, settle_window = 10m,"
+                + " timestamp_field = EventDate}] }");
+    EventLogObjectsConfig.bind(root.section("sources.eventlog_objects"));
+
+    assertThat(root.problems())
+        .extracting(ConfigProblem::message)
+        .containsExactlyInAnyOrder(
+            "sources.eventlog_objects.objects.0.timestamp_field must be Timestamp for an Event Log"
+                + " Object (*EventLog)",
+            "sources.eventlog_objects.objects.0.settle_window (10m) must be at least 45m for an"
+                + " Event Log Object: rows become queryable up to 45 minutes late");
+  }
 }

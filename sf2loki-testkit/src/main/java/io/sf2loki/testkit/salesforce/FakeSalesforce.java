@@ -58,6 +58,8 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
   private final AtomicLong idCounter = new AtomicLong();
   private final Activity activity = new Activity(this);
   private final EventObjects eventObjects = new EventObjects(this);
+  // a fixed seed: a failing run's visibility lags replay exactly
+  private final EventLogObjects eventLogObjects = new EventLogObjects(this, 31);
   private final ApexLogs apexLogs = new ApexLogs(this);
   private final LogFileSchemas schemas = new LogFileSchemas();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -205,6 +207,14 @@ public final class FakeSalesforce implements ProtocolFake<Fault> {
   /** The queryable event objects (eventlog_objects): records, ties, late rows, big objects. */
   public EventObjects eventObjects() {
     return eventObjects;
+  }
+
+  /**
+   * The Event Log Objects ({@code *EventLog}): rows with a 0–45 minute visibility lag, ties on one
+   * millisecond, and the documented query rules enforced (refusals counted).
+   */
+  public EventLogObjects eventLogObjects() {
+    return eventLogObjects;
   }
 
   /** The Tooling API's debug logs and their bodies. */

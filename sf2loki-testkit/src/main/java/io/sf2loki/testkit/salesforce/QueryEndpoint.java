@@ -41,11 +41,13 @@ final class QueryEndpoint {
   private final Map<String, List<Map<String, Object>>> cursors = new ConcurrentHashMap<>();
   private final AtomicLong locators = new AtomicLong();
   private final ObjectQueries objectQueries;
+  private final EloQueries eloQueries;
 
   QueryEndpoint(FakeSalesforce fake, Exchanges http) {
     this.fake = fake;
     this.http = http;
     this.objectQueries = new ObjectQueries(fake.eventObjects());
+    this.eloQueries = new EloQueries(fake.eventLogObjects());
   }
 
   private void answer(HttpExchange ex, String version, boolean tooling, QueryAnswer a)
@@ -68,8 +70,10 @@ final class QueryEndpoint {
       http.restError(ex, 414, "URI_TOO_LONG", "The request URI is too long");
       return;
     }
-    Optional<QueryAnswer> added =
-        tooling ? fake.apexLogs().answer(soql) : objectQueries.answer(soql);
+    Optional<QueryAnswer> added = tooling ? fake.apexLogs().answer(soql) : eloQueries.answer(soql);
+    if (!tooling && added.isEmpty()) {
+      added = objectQueries.answer(soql);
+    }
     if (added.isPresent()) {
       answer(ex, version, tooling, added.get());
       return;

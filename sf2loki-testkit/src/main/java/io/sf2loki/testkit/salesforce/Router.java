@@ -176,7 +176,13 @@ final class Router implements HttpHandler {
           ex,
           200,
           Json.write(
-              Map.of("sobjects", fake.sobjects().stream().map(n -> Map.of("name", n)).toList())));
+              Map.of(
+                  "sobjects",
+                  fake.sobjects().stream()
+                      .map(n -> Map.of("name", n, "queryable", true))
+                      .toList())));
+    } else if (rest.startsWith("sobjects/") && rest.endsWith("EventLog/describe")) {
+      describeEventLogObject(ex, rest.substring(9, rest.length() - 9));
     } else if (rest.equals("sobjects/EventLogFile/describe")) {
       if (fake.eventLogFileAccess()) {
         http.json(ex, 200, "{\"name\":\"EventLogFile\",\"queryable\":true}");
@@ -186,6 +192,18 @@ final class Router implements HttpHandler {
       }
     } else {
       http.restError(ex, 404, "NOT_FOUND", "The requested resource does not exist");
+    }
+  }
+
+  private void describeEventLogObject(HttpExchange ex, String object) throws IOException {
+    EventLogObjects elo = fake.eventLogObjects();
+    if (!elo.isDefined(object)) {
+      http.restError(ex, 404, "NOT_FOUND", "The requested resource does not exist");
+    } else if (!elo.hasAccess()) {
+      http.restError(
+          ex, 403, "INSUFFICIENT_ACCESS", "insufficient access rights on object " + object);
+    } else {
+      http.json(ex, 200, Json.write(elo.describe(object)));
     }
   }
 
