@@ -39,7 +39,8 @@ import java.util.Random;
  *   <li>{@code rounds=3} measured runs of each sink, alternating (Loki first)
  *   <li>{@code receiver=null} {@code null} reads the body; {@code decode} also decompresses and
  *       parses it (the Loki side with the testkit's push decoder), counting what arrived
- *   <li>{@code compression=gzip} or {@code none}: the OTLP sink's {@code sink.otlp.compression}
+ *   <li>{@code compression=gzip} or {@code none}, {@code compression_level=6}: the OTLP sink's
+ *       {@code sink.otlp.compression} and {@code compression_level}
  *   <li>{@code warmup=600000} entries pushed first through each sink, in {@code warmup_rounds=3}
  *       pipelines, as {@code just bench-e2e} does
  * </ul>
@@ -65,6 +66,7 @@ public final class OtlpEndToEndBenchmark {
     int rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
     String receiverKind = o.getOrDefault("receiver", "null");
     boolean gzip = !"none".equals(o.getOrDefault("compression", "gzip"));
+    int level = Integer.parseInt(o.getOrDefault("compression_level", "6"));
     // bench-e2e's default sink.loki.batch (the lanes' batching is the same for both sinks)
     LaneConfig batch =
         LaneConfig.defaults().withBatch(1000, 1048576, Duration.ofSeconds(1), 10000, 268435456);
@@ -80,6 +82,7 @@ public final class OtlpEndToEndBenchmark {
             new OtlpSink(
                 OtlpConfigs.to(otlpReceiver.baseUri())
                     .encoding(OtlpSinkConfig.Encoding.PROTOBUF, gzip)
+                    .gzipLevel(level)
                     .build(),
                 new SimpleMeterRegistry(),
                 Clock.systemUTC())) {
@@ -99,7 +102,11 @@ public final class OtlpEndToEndBenchmark {
         long otlpBefore = otlpReceiver.records();
         otlpRates.add(
             measure(
-                "otlp (protobuf+" + (gzip ? "gzip" : "none") + ")", otlp, batch, first, entries));
+                "otlp (protobuf+" + (gzip ? "gzip-" + level : "none") + ")",
+                otlp,
+                batch,
+                first,
+                entries));
         report("otlp", otlpReceiver.records() - otlpBefore);
       }
       double l = median(lokiRates);
