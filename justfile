@@ -77,6 +77,12 @@ bench-otlp *ARGS:
 bench-otlp-cpu ROUNDS="5":
     {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp -Dbench.main=io.sf2loki.otlp.OtlpEncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes
 
+# The OTLP sink end to end next to the Loki sink, in one run: the same in-memory source and entries
+# through the Pipeline into each, to lean loopback receivers, alternating (docs/performance.md).
+# Options are key=value, e.g. `just bench-e2e-otlp receiver=decode rounds=5 compression=none`.
+bench-e2e-otlp *ARGS:
+    {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp "-Dbench.jvm=${BENCH_JVM:--Xmx1g}" -Dbench.main=io.sf2loki.bench.OtlpEndToEndBenchmark '-Dbench.args={{ARGS}}' process-test-classes
+
 # MINUTES of seeded random faults in all on a file_lease pair of daemon processes against the
 # simulator, half with the file store, half with S3 (s3proxy); `just soak 10 SEED` replays the
 # printed seed's faults. Report and logs: sf2loki-daemon/target/soak/.

@@ -55,10 +55,6 @@ class MetricsReferenceTest {
           "sf2loki_checkpoint_heartbeat_failures_total",
           "needs a noop daemon on S3/GCS cut off for 30s while a second one waits:"
               + " SingleWriterContract in sf2loki-state",
-          "sf2loki_otlp_responses_total",
-          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)",
-          "sf2loki_otlp_transport_errors_total",
-          "needs records exported with sink.type = otlp: OtlpSinkAnswersTest (sf2loki-otlp)",
           "sf2loki_loki_ingestion_blocked",
           "needs a tenant Loki blocks, which stops every push of the run: LokiSinkBlockedTest and"
               + " PipelineLokiBlockedTest",
@@ -164,7 +160,7 @@ class MetricsReferenceTest {
 
   private void plainAndRestartedEventLogFileRuns() throws Exception {
     Path state = dir.resolve("elf-state.json");
-    loginFile("0ATD00000000001AAA", hour.minus(3, ChronoUnit.HOURS), hour.minusSeconds(7200), 1);
+    loginFile("0ATD000000L0001AAA", hour.minus(3, ChronoUnit.HOURS), hour.minusSeconds(7200), 1);
     String pushed =
         eventLogFile("[Login]", "")
             + "service.metrics.otlp { enabled = true, url = \"%s\", step = 1s, timeout = 1s }\n"
@@ -195,7 +191,7 @@ class MetricsReferenceTest {
     // It has a column more than the first file, whose schema the committed checkpoint recorded.
     LogFileSpec late =
         loginFile(
-            "0ATD00000000002AAA",
+            "0ATD000000L0002AAA",
             hour.minus(6, ChronoUnit.HOURS),
             Instant.now().minus(6, ChronoUnit.MINUTES),
             2);
@@ -351,18 +347,28 @@ class MetricsReferenceTest {
   }
 
   /**
-   * {@code sink.type = otlp}, composed as the daemon does, against the fake OTLP receiver: the
-   * sink's instruments registered when it is created.
+   * {@code sink.type = otlp}, composed as the daemon does: the Login files exported first to a port
+   * nothing listens on (transport errors, retried by the lane), then to the fake receiver started
+   * there (answers).
    */
   private void runOtlpSink() throws Exception {
-    try (FakeOtlpLogs logs = FakeOtlpLogs.start()) {
-      String exported =
-          eventLogFile("[Login]", "")
-              + "sink.type = otlp\nsink.otlp.url = \"%s\"\n".formatted(logs.uri());
-      try (ComposedRun run = ComposedRun.start(config(dir.resolve("otlp-state.json"), exported))) {
-        exposed.addAll(
-            run.awaitExposed(
-                Set.of("sf2loki_otlp_bytes_pushed_total", "sf2loki_otlp_rejected_records_total")));
+    int port;
+    try (FakeOtlpLogs closed = FakeOtlpLogs.start()) {
+      port = closed.uri().getPort();
+    }
+    String exported =
+        eventLogFile("[Login]", "")
+            + "sink.type = otlp\nsink.otlp.url = \"http://127.0.0.1:%d\"\n".formatted(port);
+    try (ComposedRun run = ComposedRun.start(config(dir.resolve("otlp-state.json"), exported))) {
+      exposed.addAll(
+          run.awaitExposed(
+              Set.of(
+                  "sf2loki_otlp_bytes_pushed_total",
+                  "sf2loki_otlp_rejected_records_total",
+                  "sf2loki_otlp_transport_errors_total")));
+      try (FakeOtlpLogs logs = FakeOtlpLogs.builder().port(port).start()) {
+        exposed.addAll(run.awaitExposed(Set.of("sf2loki_otlp_responses_total")));
+        assertThat(logs.records()).isNotEmpty();
       }
     }
   }

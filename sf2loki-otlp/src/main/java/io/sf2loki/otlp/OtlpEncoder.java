@@ -47,13 +47,19 @@ final class OtlpEncoder {
   private final LogRecordMapping mapping;
   private final OtlpSinkConfig.Encoding encoding;
   private final boolean gzip;
+  private final int gzipLevel;
   private final String version;
 
   OtlpEncoder(
-      LogRecordMapping mapping, OtlpSinkConfig.Encoding encoding, boolean gzip, String version) {
+      LogRecordMapping mapping,
+      OtlpSinkConfig.Encoding encoding,
+      boolean gzip,
+      int gzipLevel,
+      String version) {
     this.mapping = mapping;
     this.encoding = encoding;
     this.gzip = gzip;
+    this.gzipLevel = gzipLevel;
     this.version = version;
   }
 
@@ -64,7 +70,7 @@ final class OtlpEncoder {
    */
   Body encode(List<LogEntry> entries, long observedNanos) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256 + entries.size() * 512);
-    try (OutputStream sink = gzip ? new GZIPOutputStream(out, 8192) : out) {
+    try (OutputStream sink = gzip ? new LeveledGzip(out, gzipLevel) : out) {
       if (encoding == OtlpSinkConfig.Encoding.JSON) {
         writeJson(entries, observedNanos, sink);
       } else {
@@ -196,5 +202,16 @@ final class OtlpEncoder {
     g.writeStringField("stringValue", value);
     g.writeEndObject();
     g.writeEndObject();
+  }
+
+  /**
+   * gzip at a chosen level: {@link GZIPOutputStream} always deflates at the default level (6),
+   * which costs about three times the CPU of level 1 on these bodies (docs/performance.md).
+   */
+  private static final class LeveledGzip extends GZIPOutputStream {
+    LeveledGzip(OutputStream out, int level) throws IOException {
+      super(out, 8192);
+      def.setLevel(level);
+    }
   }
 }

@@ -36,7 +36,11 @@ public final class OtlpReachability {
   public static Answer emptyExport(OtlpSinkConfig config) throws IOException, InterruptedException {
     OtlpEncoder encoder =
         new OtlpEncoder(
-            new LogRecordMapping(config), config.encoding(), config.gzip(), OtlpSink.version());
+            new LogRecordMapping(config),
+            config.encoding(),
+            config.gzip(),
+            config.gzipLevel(),
+            OtlpSink.version());
     try (OtlpHttpTransport transport = new OtlpHttpTransport(config, OtlpSink.userAgent())) {
       OtlpHttpTransport.Response r = transport.send(encoder.encode(List.of(), 0));
       String text = r.status() < 300 ? "" : OtlpAnswers.errorText(r.contentType(), r.body());

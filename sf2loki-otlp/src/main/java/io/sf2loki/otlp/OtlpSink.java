@@ -69,7 +69,12 @@ public final class OtlpSink implements Sink, AutoCloseable {
     this.metrics = new OtlpMetrics(registry);
     this.transport = new OtlpHttpTransport(config, userAgent());
     this.encoder =
-        new OtlpEncoder(new LogRecordMapping(config), config.encoding(), config.gzip(), version());
+        new OtlpEncoder(
+            new LogRecordMapping(config),
+            config.encoding(),
+            config.gzip(),
+            config.gzipLevel(),
+            version());
     this.deadLetters =
         config
             .deadLetterFile()

@@ -20,6 +20,7 @@ import java.util.TreeSet;
  * @param logsUrl the full logs URL ({@code /v1/logs} appended when the base was given)
  * @param encoding wire encoding
  * @param gzip gzip request bodies
+ * @param gzipLevel the gzip (deflate) level, 1 (fastest) to 9 (smallest)
  * @param headers extra request headers, sent as given
  * @param tenantId tenant id, when configured
  * @param authToken Basic-auth password, when configured
@@ -41,6 +42,7 @@ public record OtlpSinkConfig(
     URI logsUrl,
     Encoding encoding,
     boolean gzip,
+    int gzipLevel,
     Map<String, String> headers,
     Optional<String> tenantId,
     Optional<Secret> authToken,
@@ -138,6 +140,7 @@ public record OtlpSinkConfig(
         withLogsPath(url),
         "json".equals(encoding) ? Encoding.JSON : Encoding.PROTOBUF,
         "gzip".equals(compression),
+        r.intInRange("compression_level", 1, 9),
         headers,
         r.optionalString("tenant_id"),
         authToken,

@@ -14,6 +14,7 @@ public final class OtlpConfigs {
   private final URI url;
   private Encoding encoding = Encoding.PROTOBUF;
   private boolean gzip = true;
+  private int gzipLevel = 6;
   private Map<String, String> headers = Map.of();
   private Optional<String> tenant = Optional.empty();
   private Optional<Secret> basic = Optional.empty();
@@ -34,6 +35,11 @@ public final class OtlpConfigs {
   public OtlpConfigs encoding(Encoding encoding, boolean gzip) {
     this.encoding = encoding;
     this.gzip = gzip;
+    return this;
+  }
+
+  public OtlpConfigs gzipLevel(int level) {
+    this.gzipLevel = level;
     return this;
   }
 
@@ -77,6 +83,7 @@ public final class OtlpConfigs {
         OtlpSinkConfig.withLogsPath(url),
         encoding,
         gzip,
+        gzipLevel,
         headers,
         tenant,
         basic,

@@ -48,9 +48,9 @@ public class OtlpEncodeBenchmark {
   private final LogRecordMapping mapping =
       new LogRecordMapping("salesforce", Optional.of("acme"), Optional.empty());
   private final OtlpEncoder protobufGzip =
-      new OtlpEncoder(mapping, OtlpSinkConfig.Encoding.PROTOBUF, true, "bench");
+      new OtlpEncoder(mapping, OtlpSinkConfig.Encoding.PROTOBUF, true, 6, "bench");
   private final OtlpEncoder jsonGzip =
-      new OtlpEncoder(mapping, OtlpSinkConfig.Encoding.JSON, true, "bench");
+      new OtlpEncoder(mapping, OtlpSinkConfig.Encoding.JSON, true, 6, "bench");
   private List<LogEntry> entries;
   private ExportLogsServiceRequest built;
 

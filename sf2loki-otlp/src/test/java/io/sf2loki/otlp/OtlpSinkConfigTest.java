@@ -98,6 +98,16 @@ class OtlpSinkConfigTest {
   }
 
   @Test
+  void theGzipLevelIsSixUnlessSetAndOneToNine() {
+    assertThat(bind("sink.otlp.url = \"http://c:4318\"").gzipLevel()).isEqualTo(6);
+    assertThat(bind("sink.otlp { url = \"http://c:4318\", compression_level = 1 }").gzipLevel())
+        .isEqualTo(1);
+    assertThatThrownBy(() -> bind("sink.otlp { url = \"http://c:4318\", compression_level = 10 }"))
+        .isInstanceOf(ConfigInvalidException.class)
+        .hasMessageContaining("sink.otlp.compression_level");
+  }
+
+  @Test
   void aMissingUrlIsRefused() {
     assertThatThrownBy(() -> bind("sink.otlp.encoding = json"))
         .isInstanceOf(ConfigInvalidException.class)
