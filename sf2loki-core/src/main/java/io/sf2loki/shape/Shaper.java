@@ -66,6 +66,9 @@ public final class Shaper {
         Counter.builder("sf2loki_timestamp_fallbacks").tag("source", source).register(metrics);
     this.unparsedSecurityData =
         Counter.builder("sf2loki_security_event_data_unparsed")
+            .description(
+                "Threat Detection SecurityEventData values that are not JSON, kept in the line as"
+                    + " the raw string")
             .tag("source", source)
             .register(metrics);
   }
