@@ -28,15 +28,16 @@ final class OrgProblems {
   }
 
   /**
-   * The problems of one org's derived configuration.
+   * The problems of one org's derived configuration. A problem of a shared section is kept for
+   * every org: the same problem again is one problem once the caller de-duplicates them, while a
+   * shared-section problem only this org's derived configuration has (a rule across its sources and
+   * the shared sink, say) must not vanish with the org, which would then be silently left out.
    *
    * @param ownSinkKeys the {@code sink.loki} keys the org sets itself ({@code sink.loki.tenant_id},
    *     {@code sink.loki.labels})
-   * @param shared true for the org whose problems in the shared sections are reported (the first);
-   *     the others' are the same problems again
    */
   static List<ConfigProblem> of(
-      List<ConfigProblem> problems, String orgPath, Set<String> ownSinkKeys, boolean shared) {
+      List<ConfigProblem> problems, String orgPath, Set<String> ownSinkKeys) {
     List<ConfigProblem> out = new ArrayList<>();
     for (ConfigProblem p : problems) {
       String root = p.path().split("\\.", 2)[0];
@@ -47,7 +48,7 @@ final class OrgProblems {
         out.add(
             new ConfigProblem(
                 orgPath + "." + p.path(), p.message().replace(p.path(), orgPath + "." + p.path())));
-      } else if (shared) {
+      } else {
         out.add(p);
       }
     }

@@ -115,9 +115,8 @@ public record Shards(List<Shard> all, CoordinatorProvider.Factory coordinator, i
                         Optional.of(new Shard.Org(entry.name(), entry.index() == 0, document)),
                         config)));
       } catch (ConfigInvalidException e) {
-        problems.addAll(
-            OrgProblems.of(
-                e.problems(), entry.path(), ownSinkKeys(entry), entry == entries.get(0)));
+        // identical shared-section problems of several orgs are reported once (the set below)
+        problems.addAll(OrgProblems.of(e.problems(), entry.path(), ownSinkKeys(entry)));
       }
     }
     if (!problems.isEmpty() || shared.isEmpty() || coordinate.hasProblems()) {
