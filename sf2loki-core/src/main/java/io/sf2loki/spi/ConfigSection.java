@@ -1,5 +1,7 @@
 package io.sf2loki.spi;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -137,4 +139,32 @@ public interface ConfigSection {
 
   /** A secret that must be given, inline or as a file; empty plus a problem when it is not. */
   Optional<Secret> requiredSecret(String key);
+
+  /** An optional file the process must be able to read (a CA file); unreadable is a problem. */
+  default Optional<Path> readableFile(String key) {
+    Optional<Path> file = optionalString(key).map(Path::of);
+    file.ifPresent(
+        f -> {
+          if (!Files.isReadable(f)) {
+            problem(key, path(key) + ": cannot read " + f);
+          }
+        });
+    return file;
+  }
+
+  /**
+   * An optional file the process creates or appends to (a dead-letter file); a missing directory is
+   * a problem, found at config check rather than at the first write.
+   */
+  default Optional<Path> fileInExistingDirectory(String key) {
+    Optional<Path> file = optionalString(key).map(Path::of);
+    file.ifPresent(
+        f -> {
+          Path dir = f.toAbsolutePath().getParent();
+          if (dir == null || !Files.isDirectory(dir)) {
+            problem(key, path(key) + ": directory of " + f + " missing");
+          }
+        });
+    return file;
+  }
 }

@@ -4,7 +4,6 @@ import io.sf2loki.config.Urls;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -123,26 +122,11 @@ public record LokiSinkConfig(
                 + " structured metadata)");
       }
     }
-    Optional<Path> caFile = r.optionalString("ca_file").map(Path::of);
-    caFile.ifPresent(
-        p -> {
-          if (!Files.isReadable(p)) {
-            r.problem("ca_file", r.path("ca_file") + ": cannot read " + p);
-          }
-        });
+    Optional<Path> caFile = r.readableFile("ca_file");
     String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
     String compression = r.oneOf("compression", Set.of("gzip", "none"));
     acceptRetiredRetryKeys(r.section("retry"));
-    Optional<Path> deadLetter = r.optionalString("dead_letter_file").map(Path::of);
-    deadLetter.ifPresent(
-        p -> {
-          Path dir = p.toAbsolutePath().getParent();
-          if (dir == null || !Files.isDirectory(dir)) {
-            r.problem(
-                "dead_letter_file",
-                r.path("dead_letter_file") + ": directory of " + p + " missing");
-          }
-        });
+    Optional<Path> deadLetter = r.fileInExistingDirectory("dead_letter_file");
     return new LokiSinkConfig(
         withPushPath(url),
         r.optionalString("tenant_id"),

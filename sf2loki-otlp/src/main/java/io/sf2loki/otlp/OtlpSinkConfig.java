@@ -5,7 +5,6 @@ import io.sf2loki.model.StreamLabels;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -113,25 +112,10 @@ public record OtlpSinkConfig(
                 + "; source and event_type are set by the sources)");
       }
     }
-    Optional<Path> caFile = r.optionalString("ca_file").map(Path::of);
-    caFile.ifPresent(
-        p -> {
-          if (!Files.isReadable(p)) {
-            r.problem("ca_file", r.path("ca_file") + ": cannot read " + p);
-          }
-        });
+    Optional<Path> caFile = r.readableFile("ca_file");
     String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
     String compression = r.oneOf("compression", Set.of("gzip", "none"));
-    Optional<Path> deadLetter = r.optionalString("dead_letter_file").map(Path::of);
-    deadLetter.ifPresent(
-        p -> {
-          Path dir = p.toAbsolutePath().getParent();
-          if (dir == null || !Files.isDirectory(dir)) {
-            r.problem(
-                "dead_letter_file",
-                r.path("dead_letter_file") + ": directory of " + p + " missing");
-          }
-        });
+    Optional<Path> deadLetter = r.fileInExistingDirectory("dead_letter_file");
     String serviceName = r.string("service_name");
     if (serviceName.isBlank()) {
       r.problem("service_name", r.path("service_name") + " must not be empty");
