@@ -280,9 +280,23 @@ class ConfigMigrateMultiOrgTest {
     CliRun migrated = migrate(yaml);
 
     assertThat(migrated.err())
-        .contains("config migrate: different semantics: state: one document for all 3 orgs")
-        .contains("config migrate: different semantics: coordinate: one lease for all orgs")
-        .contains("config migrate: different semantics: sink.loki.egress: one budget");
+        .contains(
+            "config migrate: different semantics: state: one document shared by the orgs in Python"
+                + " (keys org=<name>:...); here each org keeps its own ("
+                + dir.resolve("state-prod.json")
+                + ", "
+                + dir.resolve("state-emea.json")
+                + ", "
+                + dir.resolve("state-apac.json")
+                + ")")
+        .contains(
+            "config migrate: different semantics: coordinate: one lease for all orgs in Python;"
+                + " here each org has its own ("
+                + dir.resolve("leader-prod.lease")
+                + ", ")
+        .contains(
+            "config migrate: different semantics: sink.loki.egress: one budget and one set of caps"
+                + " for all orgs in Python; here each of the 3 orgs has its own");
     assertThat(migrated.out()).contains("#   different semantics: state: one document");
   }
 

@@ -1,6 +1,7 @@
 package io.sf2loki.cli.migrate;
 
 import io.sf2loki.cli.migrate.MigrationNote.Kind;
+import io.sf2loki.config.DocumentNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -9,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The Python {@code orgs} list. Each org has its own {@code salesforce} and {@code sources} there,
@@ -21,6 +23,18 @@ final class Orgs {
 
   /** Python's rule for {@code orgs[].name}. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
+
+  /** The Python defaults of the names our orgs suffix (the same as ours). */
+  private static final Map<String, String> PYTHON_DOCUMENTS =
+      Map.of(
+          "state.file.path", "/var/lib/sf2loki/state.json",
+          "state.s3.key", "sf2loki/state.json",
+          "state.gcs.object_name", "sf2loki/state.json");
+
+  private static final Map<String, String> PYTHON_LEASES =
+      Map.of(
+          "coordinate.file_lease.path", "/var/lib/sf2loki/leader.lease",
+          "coordinate.k8s_lease.name", "sf2loki-leader");
 
   private Orgs() {}
 
@@ -127,25 +141,48 @@ final class Orgs {
 
   /**
    * What the Python original shares across its orgs and we keep per org: the checkpoint document
-   * and the lease. Reported so the operator knows where each org's state will be.
+   * and the lease. Reported with each org's own names, so the operator knows where its state and
+   * lease will be.
    */
-  static void sharedNotes(Conversion conversion, int orgCount) {
-    conversion.note(
-        "state",
-        Kind.DIFFERENT_SEMANTICS,
-        "one document for all "
-            + orgCount
-            + " orgs in Python (keys org=<name>:...); here each org keeps its own (state.json ->"
-            + " state-<name>.json, the S3 key or GCS object likewise) and reads the Python one, as"
-            + " it is, until its first checkpoint");
-    Object type = conversion.value("coordinate.type").orElse("noop");
-    if (!type.equals("noop")) {
+  static void sharedNotes(Conversion conversion, List<String> names) {
+    String store = String.valueOf(conversion.value("state.store").orElse("file"));
+    DocumentNames.documentKey(store)
+        .ifPresent(
+            key ->
+                conversion.note(
+                    "state",
+                    Kind.DIFFERENT_SEMANTICS,
+                    "one document shared by the orgs in Python (keys org=<name>:...); here each org"
+                        + " keeps its own ("
+                        + suffixed(conversion, key, PYTHON_DOCUMENTS.get(key), names)
+                        + ") and reads the Python one, as it is, until its first checkpoint"));
+    String type = String.valueOf(conversion.value("coordinate.type").orElse("noop"));
+    String leaseKey =
+        switch (type) {
+          case "file_lease" -> "coordinate.file_lease.path";
+          case "k8s_lease" -> "coordinate.k8s_lease.name";
+          default -> "";
+        };
+    if (!leaseKey.isEmpty()) {
       conversion.note(
           "coordinate",
           Kind.DIFFERENT_SEMANTICS,
           "one lease for all orgs in Python; here each org has its own ("
-              + (type.equals("k8s_lease") ? "<name>-<org>" : "leader-<org>.lease")
+              + suffixed(conversion, leaseKey, PYTHON_LEASES.get(leaseKey), names)
               + "), so the replicas may share the orgs out");
     }
+  }
+
+  /** Each org's name for the key, as our org derivation makes it, comma-separated. */
+  private static String suffixed(
+      Conversion conversion, String key, String pythonDefault, List<String> names) {
+    String configured = String.valueOf(conversion.value(key).orElse(pythonDefault));
+    return names.stream()
+        .map(
+            name ->
+                key.equals("coordinate.k8s_lease.name")
+                    ? configured + "-" + name
+                    : DocumentNames.suffixed(configured, "-" + name))
+        .collect(Collectors.joining(", "));
   }
 }

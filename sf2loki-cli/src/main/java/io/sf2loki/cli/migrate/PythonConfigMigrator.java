@@ -59,7 +59,8 @@ public final class PythonConfigMigrator {
     ServiceSection.convert(root.section("service"), conversion);
     root.finish();
     if (!orgs.isEmpty()) {
-      Orgs.sharedNotes(conversion, orgs.size());
+      Orgs.sharedNotes(
+          conversion, orgs.stream().map(o -> String.valueOf(o.value("name").orElse("?"))).toList());
     }
     if (!conversion.isSet("sink.loki.url")) {
       conversion.problem("sink.loki.url", "required");
