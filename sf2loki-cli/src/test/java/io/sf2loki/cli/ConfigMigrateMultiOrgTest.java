@@ -19,7 +19,6 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yaml.snakeyaml.Yaml;
 
 /**
  * {@code config migrate} of a Python multi-org file: every org becomes an element of our {@code
@@ -254,12 +253,7 @@ class ConfigMigrateMultiOrgTest {
   void theReportNamesEveryPythonKeyOfEveryOrg() throws Exception {
     CliRun migrated = migrate(yaml);
 
-    List<String> reported = reportedKeys(migrated.err());
-    for (String leaf : leaves(new Yaml().load(yaml))) {
-      assertThat(reported.stream().anyMatch(k -> leaf.equals(k) || leaf.startsWith(k + ".")))
-          .as(leaf + " in\n" + migrated.err())
-          .isTrue();
-    }
+    MigrationReport.assertEveryKeyReported(yaml, migrated.err());
     assertThat(migrated.err())
         .contains("config migrate: orgs[prod].name -> orgs[0].name\n")
         .contains(
@@ -405,44 +399,5 @@ class ConfigMigrateMultiOrgTest {
   private static Config resolved(Shards shards, String org) {
     Shard shard = shards.select(Optional.of(org));
     return shard.config().loaded().resolved();
-  }
-
-  /** The Python key of each report line ({@code key -> ours}, or {@code kind: key: message}). */
-  private static List<String> reportedKeys(String report) {
-    List<String> keys = new ArrayList<>();
-    for (String line : report.lines().toList()) {
-      String body = line.substring("config migrate: ".length());
-      int arrow = body.indexOf(" -> ");
-      if (arrow >= 0) {
-        keys.add(body.substring(0, arrow));
-      } else {
-        String rest = body.substring(body.indexOf(": ") + 2);
-        keys.add(rest.substring(0, rest.indexOf(": ")));
-      }
-    }
-    return keys;
-  }
-
-  /** Every key the file sets: lists are one key, an org's keys are under {@code orgs[<name>]}. */
-  private static List<String> leaves(Map<?, ?> map) {
-    List<String> leaves = new ArrayList<>();
-    map.forEach(
-        (name, value) -> {
-          if (name.equals("orgs")) {
-            for (Object org : (List<?>) value) {
-              leaves.addAll(
-                  prefixed("orgs[" + ((Map<?, ?>) org).get("name") + "]", leaves((Map<?, ?>) org)));
-            }
-          } else if (value instanceof Map<?, ?> nested) {
-            leaves.addAll(prefixed(String.valueOf(name), leaves(nested)));
-          } else {
-            leaves.add(String.valueOf(name));
-          }
-        });
-    return leaves;
-  }
-
-  private static List<String> prefixed(String prefix, List<String> keys) {
-    return keys.stream().map(k -> prefix + "." + k).toList();
   }
 }

@@ -127,6 +127,21 @@ class ConfigMigrateTest {
   }
 
   @Test
+  void theReportNamesEveryPythonKey() throws Exception {
+    String yaml = pythonConfig();
+    CliRun migrated = migrate(yaml);
+
+    MigrationReport.assertEveryKeyReported(yaml, migrated.err());
+    assertThat(migrated.err())
+        .contains("config migrate: salesforce.client_id -> salesforce.client_id\n")
+        .contains("config migrate: service.health_addr -> service.http_host, service.http_port\n")
+        .contains(
+            "config migrate: sink.loki.egress.max_lines_per_second ->"
+                + " sink.loki.egress.streaming.max_lines_per_second,"
+                + " sink.loki.egress.bulk.max_lines_per_second\n");
+  }
+
+  @Test
   void keysWithNoEquivalentAreReportedOnStandardError() throws Exception {
     CliRun migrated = migrate(pythonConfig());
     assertThat(migrated.err())
