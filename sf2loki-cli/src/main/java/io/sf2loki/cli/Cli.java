@@ -5,6 +5,7 @@ import io.sf2loki.cli.command.CommandFailedException;
 import io.sf2loki.cli.command.GlobalOptions;
 import io.sf2loki.cli.command.RootCommand;
 import io.sf2loki.cli.migrate.PythonConfigException;
+import io.sf2loki.cli.migrate.UnknownOrgException;
 import io.sf2loki.config.ConfigInvalidException;
 import io.sf2loki.spi.StoreException;
 import picocli.CommandLine;
@@ -67,6 +68,7 @@ public final class Cli {
   static int exitCode(Throwable e) {
     if (e instanceof ConfigInvalidException
         || e instanceof PythonConfigException
+        || e instanceof UnknownOrgException
         || e instanceof CommandLine.ParameterException) {
       return USAGE;
     }

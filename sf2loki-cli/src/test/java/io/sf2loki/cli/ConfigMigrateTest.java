@@ -102,7 +102,10 @@ class ConfigMigrateTest {
   @Test
   void orgLimitPollingKeysBecomeTheSalesforceLimitsSection() throws Exception {
     CliRun migrated = migrate(pythonConfig());
-    assertThat(migrated.err()).doesNotContain("salesforce.limits");
+    assertThat(migrated.err())
+        .contains("config migrate: salesforce.limits.enabled -> salesforce.limits.enabled\n")
+        .doesNotContain("no equivalent: salesforce.limits")
+        .doesNotContain("different semantics: salesforce.limits");
     Config hocon = ConfigFactory.parseString(migrated.out());
     assertThat(hocon.getBoolean("salesforce.limits.enabled")).isTrue();
     assertThat(hocon.getString("salesforce.limits.poll_interval")).isEqualTo("10m");
@@ -121,6 +124,21 @@ class ConfigMigrateTest {
     assertThat(migrated.err())
         .contains("sink.loki.egress.max_lines_per_second: one cap per lane here")
         .doesNotContain("no equivalent: sink.loki.egress");
+  }
+
+  @Test
+  void theReportNamesEveryPythonKey() throws Exception {
+    String yaml = pythonConfig();
+    CliRun migrated = migrate(yaml);
+
+    MigrationReport.assertEveryKeyReported(yaml, migrated.err());
+    assertThat(migrated.err())
+        .contains("config migrate: salesforce.client_id -> salesforce.client_id\n")
+        .contains("config migrate: service.health_addr -> service.http_host, service.http_port\n")
+        .contains(
+            "config migrate: sink.loki.egress.max_lines_per_second ->"
+                + " sink.loki.egress.streaming.max_lines_per_second,"
+                + " sink.loki.egress.bulk.max_lines_per_second\n");
   }
 
   @Test
@@ -224,14 +242,6 @@ class ConfigMigrateTest {
           sources: {eventlogfile: {enabled: true, interval: Daily, event_types: [Login, API]}}
       sink: {loki: {url: "http://127.0.0.1:3100"}}
       """;
-
-  @Test
-  void severalOrgsNeedTheOrgToConvert() throws Exception {
-    CliRun migrated = migrate(TWO_ORGS);
-    assertThat(migrated.exitCode()).isEqualTo(2);
-    assertThat(migrated.err())
-        .contains("several orgs (prod, emea): convert one per file with --org");
-  }
 
   @Test
   void oneOrgOfSeveralIsConvertedAndItsLostPrefixReported() throws Exception {

@@ -89,16 +89,19 @@ public final class ConfigCommand {
   }
 
   /**
-   * Converts a Python sf2loki YAML file to HOCON on standard output; each key with no equivalent,
-   * with different semantics or with a Python default written out is reported on standard error
-   * (and as a comment at the top of the output). Exit 2 when Python itself would refuse the file.
+   * Converts a Python sf2loki YAML file to HOCON on standard output, a multi-org file to {@code
+   * orgs = [...]} (or one org of it with {@code --org}). Standard error reports each Python key:
+   * where it went, or that it has no equivalent, different semantics or a Python default written
+   * out (those also as a comment at the top of the output). Exit 2 when Python itself would refuse
+   * the file or {@code --org} names no org of it.
    */
   @Command(
       name = "migrate",
       mixinStandardHelpOptions = true,
       description = {
         "Convert a Python sf2loki YAML configuration to HOCON (standard output).",
-        "Keys with no equivalent or a different meaning are listed on standard error."
+        "Standard error names where each key went, and every key with no equivalent or a"
+            + " different meaning."
       })
   int migrate(
       @Mixin GlobalOptions options,
@@ -107,7 +110,9 @@ public final class ConfigCommand {
       @Option(
               names = "--org",
               paramLabel = "NAME",
-              description = "For a multi-org file: the orgs[].name to convert (one org per file).")
+              description =
+                  "For a multi-org file: convert only this orgs[].name, as a single-org"
+                      + " configuration (default: every org, as orgs = [...]).")
           String org) {
     String yaml;
     try {

@@ -7,7 +7,9 @@ import java.util.Objects;
  * A converted configuration.
  *
  * @param hocon the HOCON text, which {@code config check} accepts once its referenced files exist
- * @param notes every key that was dropped, changed meaning or had a default written out
+ * @param notes the report, in the file's order: where each key went ({@link
+ *     MigrationNote.Kind#CONVERTED}), and every key that was dropped, changed meaning or had a
+ *     default written out
  */
 public record Migration(String hocon, List<MigrationNote> notes) {
 

@@ -2,11 +2,7 @@ package io.sf2loki.cli.migrate;
 
 import static io.sf2loki.cli.migrate.PythonType.BOOL;
 import static io.sf2loki.cli.migrate.PythonType.DURATION;
-import static io.sf2loki.cli.migrate.PythonType.INT;
-import static io.sf2loki.cli.migrate.PythonType.NUMBER;
-import static io.sf2loki.cli.migrate.PythonType.SCALAR_MAP;
 import static io.sf2loki.cli.migrate.PythonType.STRING;
-import static io.sf2loki.cli.migrate.PythonType.STRINGS;
 
 import io.sf2loki.cli.migrate.MigrationNote.Kind;
 import java.util.LinkedHashMap;
@@ -29,12 +25,15 @@ public final class PythonConfigMigrator {
   private PythonConfigMigrator() {}
 
   /**
-   * Converts YAML text.
+   * Converts YAML text: a single-org file into a single-org configuration; a multi-org file into
+   * one with {@code orgs = [...]}, each org under its Python name; with {@code org}, only that org
+   * of a multi-org file, as a single-org configuration.
    *
    * @param source the file name, for messages
    * @param yaml the Python configuration
-   * @param org for a multi-org file, the {@code orgs[].name} to convert (one org per file here)
+   * @param org for a multi-org file, the {@code orgs[].name} to convert alone
    * @throws PythonConfigException when the Python sf2loki would not load the file
+   * @throws UnknownOrgException when {@code org} names no org of the file
    */
   public static Migration migrate(String source, String yaml, Optional<String> org) {
     Object document;
@@ -53,12 +52,16 @@ public final class PythonConfigMigrator {
     }
     Conversion conversion = new Conversion();
     PythonSection root = new PythonSection("", new LinkedHashMap<>(top), conversion);
-    selectOrg(root, org).ifPresent(selected -> convertOrg(root, selected));
-    root.section("sink").ifPresent(PythonConfigMigrator::sink);
+    List<Conversion> orgs = convertOrgs(source, root, org);
+    root.section("sink").ifPresent(sink -> SinkSection.convert(sink, orgs));
     root.section("state").ifPresent(PythonConfigMigrator::state);
     root.section("coordinate").ifPresent(PythonConfigMigrator::coordinate);
     ServiceSection.convert(root.section("service"), conversion);
     root.finish();
+    if (!orgs.isEmpty()) {
+      Orgs.sharedNotes(
+          conversion, orgs.stream().map(o -> String.valueOf(o.value("name").orElse("?"))).toList());
+    }
     if (!conversion.isSet("sink.loki.url")) {
       conversion.problem("sink.loki.url", "required");
     }
@@ -69,32 +72,38 @@ public final class PythonConfigMigrator {
         header(source, conversion) + HoconText.render(conversion.tree()), conversion.notes());
   }
 
-  /** The salesforce and sources sections to convert: top level, or the chosen org's. */
-  private static Optional<PythonSection> selectOrg(PythonSection root, Optional<String> org) {
+  /**
+   * Converts the salesforce and sources sections: the top-level ones, every org's, or the chosen
+   * org's; the conversions of our {@code orgs} elements (empty for a single-org result).
+   */
+  private static List<Conversion> convertOrgs(
+      String source, PythonSection root, Optional<String> org) {
     Conversion conversion = root.conversion();
     boolean single = root.has("salesforce");
-    List<PythonSection> orgs = root.sections("orgs");
+    List<Orgs.PythonOrg> orgs = Orgs.read(root);
     if (single == !orgs.isEmpty()) {
+      root.raw("salesforce"); // reported here, not again as an unknown key
       conversion.problem("salesforce", "exactly one of salesforce and orgs must be set");
-      return Optional.empty();
+      return List.of();
     }
-    if (single) {
-      return Optional.of(root);
+    if (org.isEmpty()) {
+      if (single) {
+        convertOrg(root);
+        return List.of();
+      }
+      return Orgs.convertAll(root, orgs);
     }
-    Map<String, PythonSection> byName = new LinkedHashMap<>();
-    orgs.forEach(o -> o.string("name").ifPresent(name -> byName.put(name, o)));
-    String names = String.join(", ", byName.keySet());
-    if (org.isEmpty() && byName.size() > 1) {
-      conversion.problem(
-          "orgs", "several orgs (" + names + "): convert one per file with --org NAME");
-      return Optional.empty();
-    }
-    String name = org.orElse(byName.keySet().stream().findFirst().orElse(""));
-    PythonSection selected = byName.get(name);
-    if (selected == null) {
-      conversion.problem("orgs", "no org named '" + name + "' (there are: " + names + ")");
-      return Optional.empty();
-    }
+    String name = org.get();
+    Orgs.PythonOrg selected =
+        orgs.stream()
+            .filter(o -> o.name().equals(org))
+            .findFirst()
+            .orElseThrow(() -> new UnknownOrgException(source, name, Orgs.names(orgs)));
+    PythonSection section = selected.section(conversion);
+    section.raw("name");
+    convertOrg(section);
+    section.finish();
+    root.drop("sources", "the org's sources were converted; top-level sources must stay default");
     conversion.note(
         "orgs",
         Kind.DIFFERENT_SEMANTICS,
@@ -104,22 +113,23 @@ public final class PythonConfigMigrator {
             + " org="
             + name
             + ": in the Python state file) start again from lookback");
-    return Optional.of(selected);
+    return List.of();
   }
 
-  private static void convertOrg(PythonSection root, PythonSection org) {
-    org.section("salesforce").ifPresent(PythonConfigMigrator::salesforce);
+  /** One org's salesforce and sources sections, into the section's conversion. */
+  static void convertOrg(PythonSection org) {
+    Optional<PythonSection> salesforce = org.section("salesforce");
+    if (salesforce.isPresent()) {
+      salesforce(salesforce.get());
+    } else {
+      org.conversion().problem(org.key("salesforce"), "required");
+    }
     Optional<PythonSection> sources = org.section("sources");
     if (sources.isPresent()) {
       SourceSections.convert(sources.get());
     } else {
       SourceSections.convert(
           new PythonSection(org.key("sources"), new LinkedHashMap<>(), org.conversion()));
-    }
-    if (org != root) {
-      org.string("name");
-      org.finish();
-      root.drop("sources", "the org's sources were converted; top-level sources must stay default");
     }
   }
 
@@ -146,104 +156,6 @@ public final class PythonConfigMigrator {
     limits.copy("enabled", BOOL, "salesforce.limits.enabled");
     limits.copy("poll_interval", DURATION, "salesforce.limits.poll_interval");
     limits.finish();
-  }
-
-  private static void sink(PythonSection sink) {
-    sink.section("loki").ifPresent(PythonConfigMigrator::loki);
-    sink.finish();
-  }
-
-  private static void loki(PythonSection loki) {
-    Conversion conversion = loki.conversion();
-    loki.copy("url", STRING, "sink.loki.url");
-    loki.copy("tenant_id", STRING, "sink.loki.tenant_id");
-    Secrets.copy(loki, "auth_token", "sink.loki.auth_token");
-    String encoding = loki.string("encoding").orElse("protobuf");
-    conversion.set("sink.loki.encoding", encoding);
-    String compression = loki.string("compression").orElse("snappy");
-    if (encoding.equals("json")) {
-      // Python's json with snappy (its default) or none sends plain JSON: our "none".
-      conversion.set("sink.loki.compression", compression.equals("gzip") ? "gzip" : "none");
-      if (!compression.equals("gzip")) {
-        conversion.note(
-            loki.key("compression"),
-            Kind.DIFFERENT_SEMANTICS,
-            "json with " + compression + " is sent uncompressed by Python: compression = none");
-      }
-    }
-    loki.copy("labels", SCALAR_MAP, "sink.loki.labels");
-    loki.convert("structured_metadata_fields", STRINGS)
-        .ifPresent(
-            fields -> {
-              SourceSections.SOURCES.forEach(
-                  s -> conversion.set("sources." + s + ".structured_metadata_fields", fields));
-              conversion.note(
-                  loki.key("structured_metadata_fields"),
-                  Kind.DIFFERENT_SEMANTICS,
-                  "one list per source here: copied to every source's structured_metadata_fields");
-            });
-    loki.section("batch").ifPresent(PythonConfigMigrator::batch);
-    loki.section("egress").ifPresent(PythonConfigMigrator::egress);
-    loki.finish();
-  }
-
-  private static void egress(PythonSection egress) {
-    Conversion conversion = egress.conversion();
-    egress.copy("daily_byte_budget", INT, "sink.loki.egress.daily_byte_budget");
-    egress.copy("budget_action", STRING, "sink.loki.egress.budget_action");
-    if (conversion.isSet("sink.loki.egress.daily_byte_budget")) {
-      // The Python original pauses both lanes; ours exempts streaming unless told otherwise.
-      conversion.set("sink.loki.egress.budget_exempt_lanes", List.of());
-      conversion.note(
-          egress.key("daily_byte_budget"),
-          Kind.DEFAULT_WRITTEN,
-          "budget_exempt_lanes = [] keeps the Python behaviour (both lanes pause); the default here"
-              + " is [streaming], which lets Pub/Sub flow when the budget is spent");
-    }
-    rateCap(egress, "max_lines_per_second", "max_lines_per_second");
-    rateCap(egress, "max_bytes_per_second", "max_bytes_per_second");
-    egress.finish();
-  }
-
-  /** One Python cap shared by both lanes becomes each lane's, rounded down to a whole number. */
-  private static void rateCap(PythonSection egress, String name, String target) {
-    egress
-        .convert(name, NUMBER)
-        .map(v -> ((Number) v).doubleValue())
-        .filter(v -> v > 0)
-        .ifPresent(
-            rate -> {
-              long whole = Math.max(1, (long) Math.floor(rate));
-              for (String lane : List.of("streaming", "bulk")) {
-                egress.conversion().set("sink.loki.egress." + lane + "." + target, whole);
-              }
-              egress
-                  .conversion()
-                  .note(
-                      egress.key(name),
-                      Kind.DIFFERENT_SEMANTICS,
-                      "one cap per lane here (streaming and bulk each get "
-                          + whole
-                          + "; together up to twice the Python cap)");
-            });
-  }
-
-  private static void batch(PythonSection batch) {
-    for (String key : List.of("max_entries", "max_bytes", "queue_maxsize")) {
-      batch.copy(key, INT, "sink.loki.batch." + key);
-    }
-    batch.copy("flush_interval", DURATION, "sink.loki.batch.flush_interval");
-    batch.copy("max_line_bytes", INT, "sink.loki.max_line_bytes");
-    if (batch.has("queue_max_bytes")) {
-      batch.copy("queue_max_bytes", INT, "sink.loki.batch.queue_max_bytes");
-      batch
-          .conversion()
-          .note(
-              batch.key("queue_max_bytes"),
-              Kind.DIFFERENT_SEMANTICS,
-              "an entry is costed 448 bytes more here, so the same bound holds fewer entries");
-    }
-    batch.finish();
   }
 
   private static void state(PythonSection state) {
@@ -287,8 +199,17 @@ public final class PythonConfigMigrator {
   private static void nonBlank(PythonSection section, String key, String target) {
     section
         .string(key)
-        .filter(v -> !v.isBlank())
-        .ifPresent(v -> section.conversion().set(target, v));
+        .ifPresent(
+            v -> {
+              if (!v.isBlank()) {
+                section.set(key, target, v);
+              } else {
+                Conversion conversion = section.conversion();
+                conversion.mappedTo(
+                    section.key(key),
+                    List.of(conversion.javaKey(target) + " (left unset: derived here too)"));
+              }
+            });
   }
 
   private static void strings(PythonSection section, String prefix, String... keys) {
@@ -301,6 +222,7 @@ public final class PythonConfigMigrator {
   private static String header(String source, Conversion conversion) {
     String notes =
         conversion.notes().stream()
+            .filter(MigrationNote::needsReview)
             .map(note -> "#   " + note.line() + "\n")
             .collect(Collectors.joining());
     return "# Converted from "

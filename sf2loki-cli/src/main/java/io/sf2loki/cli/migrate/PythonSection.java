@@ -26,6 +26,11 @@ final class PythonSection {
     this.conversion = conversion;
   }
 
+  /** The dotted Python key of this section itself. */
+  String path() {
+    return path;
+  }
+
   /** The dotted Python key of a member. */
   String key(String name) {
     return path.isEmpty() ? name : path + "." + name;
@@ -62,9 +67,15 @@ final class PythonSection {
     return raw(name).flatMap(v -> type.convert(conversion, key(name), v));
   }
 
-  /** Copies a member to our key, converted by its type. */
+  /** Copies a member to our key, converted by its type, and reports where it went. */
   void copy(String name, PythonType type, String target) {
-    convert(name, type).ifPresent(v -> conversion.set(target, v));
+    convert(name, type).ifPresent(v -> set(name, target, v));
+  }
+
+  /** Sets our key from a member and reports where it went. */
+  void set(String name, String target, Object value) {
+    conversion.set(target, value);
+    conversion.mapped(key(name), target);
   }
 
   /** Drops a member that has nothing here doing what it does, with a note saying so. */

@@ -11,8 +11,9 @@ final class Secrets {
     String fileName = name + "_file";
     var inline = section.string(name);
     var file = section.string(fileName);
-    inline.ifPresent(v -> section.conversion().set(target, v));
-    file.ifPresent(v -> section.conversion().set(target + "_file", v));
+    // Both are copied as written: a reference (${VAR}, a path) stays one; no file is read here.
+    inline.ifPresent(v -> section.set(name, target, v));
+    file.ifPresent(v -> section.set(fileName, target + "_file", v));
     if (inline.isPresent() && inline.get().isBlank() && file.isPresent()) {
       // Python counts a blank inline value as present (it hides the file); ours counts it missing.
       section

@@ -19,7 +19,8 @@ final class ServiceSection {
     if (service.has("log_format")) {
       service
           .string("log_format")
-          .ifPresent(f -> conversion.set("service.log_format", f.toLowerCase(Locale.ROOT)));
+          .ifPresent(
+              f -> service.set("log_format", "service.log_format", f.toLowerCase(Locale.ROOT)));
     } else {
       conversion.set("service.log_format", "json");
       conversion.note(
@@ -49,7 +50,7 @@ final class ServiceSection {
               "must be debug, info, warning, warn, error or critical, not " + level);
       return;
     }
-    service.conversion().set("service.log_level", ours);
+    service.set("log_level", "service.log_level", ours);
   }
 
   /** Python's {@code host:port}, split at the last colon; an empty host is every interface. */
@@ -66,6 +67,9 @@ final class ServiceSection {
     }
     service.conversion().set("service.http_host", host.isEmpty() ? "0.0.0.0" : host);
     service.conversion().set("service.http_port", Long.parseLong(port));
+    service
+        .conversion()
+        .mapped(service.key("health_addr"), "service.http_host", "service.http_port");
     service
         .conversion()
         .note(

@@ -70,13 +70,12 @@ final class SourceSections {
 
   private static void eventLogFile(PythonSection elf) {
     Conversion conversion = elf.conversion();
-    boolean enabled = (Boolean) elf.convert("enabled", BOOL).orElse(Boolean.FALSE);
-    conversion.set("sources.eventlogfile.enabled", enabled);
+    boolean enabled = enabled(elf, "sources.eventlogfile.enabled");
     elf.copy("interval", STRING, "sources.eventlogfile.interval");
     List<Object> types = new ArrayList<>();
     elf.raw("event_types").ifPresent(v -> eventTypes(elf, v, types));
     if (!types.isEmpty()) {
-      conversion.set("sources.eventlogfile.event_types", types);
+      elf.set("event_types", "sources.eventlogfile.event_types", types);
     } else if (enabled) {
       conversion.problem(elf.key("event_types"), "must not be empty when eventlogfile is enabled");
     }
@@ -130,8 +129,7 @@ final class SourceSections {
 
   private static void eventLogObjects(PythonSection objects) {
     Conversion conversion = objects.conversion();
-    boolean enabled = (Boolean) objects.convert("enabled", BOOL).orElse(Boolean.FALSE);
-    conversion.set("sources.eventlog_objects.enabled", enabled);
+    boolean enabled = enabled(objects, "sources.eventlog_objects.enabled");
     List<Object> entries = new ArrayList<>();
     long maxCatchup = -1;
     for (PythonSection object : objects.sections("objects")) {
@@ -150,7 +148,7 @@ final class SourceSections {
       entries.add(entry);
     }
     if (!entries.isEmpty()) {
-      conversion.set("sources.eventlog_objects.objects", entries);
+      objects.set("objects", "sources.eventlog_objects.objects", entries);
       conversion.note(
           objects.key("objects[]"),
           Kind.DEFAULT_WRITTEN,
@@ -159,6 +157,9 @@ final class SourceSections {
     }
     if (maxCatchup >= 0) {
       conversion.set("sources.eventlog_objects.max_catchup_records", maxCatchup);
+      conversion.mapped(
+          objects.key("objects[].max_catchup_records"),
+          "sources.eventlog_objects.max_catchup_records");
       conversion.note(
           objects.key("objects[].max_catchup_records"),
           Kind.DIFFERENT_SEMANTICS,
@@ -173,6 +174,15 @@ final class SourceSections {
     }
     transforms(objects, "sources.eventlog_objects.transforms");
     objects.finish();
+  }
+
+  /** The section's {@code enabled} (Python default false), always written, reported when set. */
+  private static boolean enabled(PythonSection section, String target) {
+    Optional<Object> enabled = section.convert("enabled", BOOL);
+    enabled.ifPresentOrElse(
+        v -> section.set("enabled", target, v),
+        () -> section.conversion().set(target, Boolean.FALSE));
+    return (Boolean) enabled.orElse(Boolean.FALSE);
   }
 
   private static void required(PythonSection object) {
@@ -224,7 +234,7 @@ final class SourceSections {
       converted.add(entry);
     }
     if (!converted.isEmpty()) {
-      section.conversion().set(target, converted);
+      section.set("transforms", target, converted);
     }
     return !converted.isEmpty();
   }
