@@ -5,6 +5,7 @@ import io.sf2loki.config.Urls;
 import io.sf2loki.loki.HttpSinkSupport;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.RetryableSinkException;
 import io.sf2loki.spi.Sink;
 import java.io.IOException;
@@ -53,6 +54,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
   private final Optional<HttpSinkSupport.DeadLetters> deadLetters;
   private final Clock clock;
   private final String target;
+  private final Optional<LokiWindows> lokiWindows; // when the endpoint is a Loki (sink.otlp.loki)
   private final AtomicInteger authFailures = new AtomicInteger();
   private final Map<Batch, Set<LogEntry>> unfinished =
       Collections.synchronizedMap(new IdentityHashMap<>());
@@ -64,6 +66,19 @@ public final class OtlpSink implements Sink, AutoCloseable {
    * @throws IOException when the CA file cannot be loaded
    */
   public OtlpSink(OtlpSinkConfig config, MeterRegistry registry, Clock clock) throws IOException {
+    this(config, registry, clock, Sleeper.SYSTEM);
+  }
+
+  /**
+   * Creates the sink and its HTTP client.
+   *
+   * @param clock wall clock, for {@code Retry-After} dates, observed times, dead-letter records and
+   *     Loki's time windows
+   * @param sleeper how an export held back for too-new entries waits ({@code sink.otlp.loki})
+   * @throws IOException when the CA file cannot be loaded
+   */
+  public OtlpSink(OtlpSinkConfig config, MeterRegistry registry, Clock clock, Sleeper sleeper)
+      throws IOException {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = new OtlpMetrics(registry);
@@ -80,6 +95,10 @@ public final class OtlpSink implements Sink, AutoCloseable {
             .deadLetterFile()
             .map(p -> HttpSinkSupport.deadLetters(p, config.deadLetterMaxBytes(), clock));
     this.target = Urls.redact(config.logsUrl());
+    this.lokiWindows =
+        config
+            .loki()
+            .map(l -> new LokiWindows(l, new LogRecordMapping(config), registry, clock, sleeper));
   }
 
   @Override
@@ -90,7 +109,11 @@ public final class OtlpSink implements Sink, AutoCloseable {
         batch.deliverable().stream().filter(e -> !resolved.contains(e)).toList();
     long observed = nanos(clock.instant());
     try {
-      new Delivery(resolved, observed).deliver(pending);
+      if (lokiWindows.isPresent()) {
+        lokiWindows.get().push(batch, pending, resolved, new Export(observed));
+      } else {
+        new Delivery(resolved, observed).deliver(pending);
+      }
     } catch (RetryableSinkException | InterruptedException | RuntimeException e) {
       if (!resolved.isEmpty()) {
         synchronized (unfinished) {
@@ -166,6 +189,48 @@ public final class OtlpSink implements Sink, AutoCloseable {
           reason,
           status,
           HttpSinkSupport.describe(message));
+    }
+  }
+
+  /**
+   * One export of entries as the Loki planning placed them; the planning bisects, drops and
+   * dead-letters (a partial success, which a Loki does not answer, is bisected like a 400).
+   */
+  private final class Export implements HttpSinkSupport.Exporter {
+    private final long observedNanos;
+
+    Export(long observedNanos) {
+      this.observedNanos = observedNanos;
+    }
+
+    @Override
+    public HttpSinkSupport.ExportAnswer export(List<LogEntry> entries)
+        throws RetryableSinkException, InterruptedException {
+      OtlpEncoder.Body body = encode(entries, observedNanos);
+      OtlpHttpTransport.Response r = attempt(body);
+      int s = r.status();
+      if (s >= 300) {
+        String reason = s == 413 ? "oversized_413" : "bad_request";
+        return new HttpSinkSupport.ExportAnswer(
+            s, false, reason, OtlpAnswers.errorText(r.contentType(), r.body()));
+      }
+      OtlpAnswers.Outcome outcome = OtlpAnswers.outcome(r.contentType(), r.body());
+      if (outcome.rejected() <= 0) {
+        metrics.bytesPushed(body.bytes().length);
+        return new HttpSinkSupport.ExportAnswer(s, true, "", "");
+      }
+      metrics.rejected(Math.min(outcome.rejected(), entries.size()));
+      return new HttpSinkSupport.ExportAnswer(s, false, "partial_success", outcome.message());
+    }
+
+    @Override
+    public void deadLetter(LogEntry e, String reason, int status, String error) {
+      OtlpSink.this.deadLetter(e, reason, status, error.isEmpty() ? "(no message)" : error);
+    }
+
+    @Override
+    public String target() {
+      return target;
     }
   }
 
