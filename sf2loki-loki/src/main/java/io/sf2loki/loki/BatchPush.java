@@ -28,8 +28,11 @@ import org.slf4j.LoggerFactory;
  * timestamp" per stream) and the entries are planned again instead of dropped; any other 400 or a
  * 413 bisects, in timestamp order so that each half stays in its streams' order, down to the
  * entries Loki refuses for good, which are dropped, counted and dead-lettered. What happened beyond
- * plain delivery is logged as one line per stream and outcome ({@link PushReport}). Not
+ * plain delivery is logged as one line per stream and outcome ({@link PushReport}). Streams are
+ * Loki's as {@link StreamKey} makes them; the wire is the sink's ({@link PushParts}). Not
  * thread-safe: one per push call.
+ *
+ * @param <B> the sink's encoded request body
  */
 final class BatchPush<B> {
 

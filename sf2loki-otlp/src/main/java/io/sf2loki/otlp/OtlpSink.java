@@ -36,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * rest is delivered. A 400 or 413 is bisected the same way. Re-sent halves repeat records the
  * backend already accepted: Loki drops such exact duplicates, another backend may keep them.
  *
+ * <p>When the endpoint is a Loki ({@code sink.otlp.loki.enabled}), a push goes through {@link
+ * LokiWindows} instead: planned against the Loki's time windows by the Loki sink's policies, then
+ * exported ({@link Export}), bisected and dead-lettered as the Loki sink does.
+ *
  * <p>Thread-safe: both lanes push concurrently over one pooled HTTP client. {@link #close} when
  * done.
  */
