@@ -244,6 +244,27 @@ class OtlpSinkLokiWindowsTest {
   }
 
   @Test
+  void anIndexAttributeTheTenantDoesNotIndexCostsRequestsButLosesNothing() throws Exception {
+    // The sink assumes job makes streams; the tenant (the fake) does not index it.
+    OtlpSink sink = planning("index_attributes = [event_type, source, late, job]");
+    StringMap otherJob =
+        StringMap.of("event_type", "Login", "job", "other", "source", "eventlogfile");
+    sink.push(rows("hour-4", hoursAgo(4), 50));
+    List<LogEntry> late = new ArrayList<>();
+    for (LogEntry e : rows("hour-6", hoursAgo(6), 8).entries()) {
+      late.add(LogEntry.of(e.timestampNanos(), otherJob, e.line(), e.metadata(), e.checkpoint()));
+    }
+
+    sink.push(new Batch(late));
+
+    assertThat(stored(null)).hasSize(50);
+    assertThat(stored("1")).hasSize(8);
+    assertThat(dropped()).isZero();
+    assertThat(counter("sf2loki_loki_window_rejections", "reason", "too_far_behind"))
+        .isGreaterThan(1); // bisected down to single entries: Loki names a stream the sink lacks
+  }
+
+  @Test
   void withPlanningOffLokisRefusalIsDeadLetteredAsBefore() throws Exception {
     OtlpSink sink = sink(OtlpConfigs.to(otlp.uri()));
 
