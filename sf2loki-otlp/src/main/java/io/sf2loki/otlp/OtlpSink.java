@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When the endpoint is a Loki ({@code sink.otlp.loki.enabled}), a push goes through {@link
  * LokiWindows} instead: planned against the Loki's time windows by the Loki sink's policies, then
- * exported ({@link Export}), bisected and dead-lettered as the Loki sink does.
+ * exported, bisected and dead-lettered as the Loki sink does.
  *
  * <p>Thread-safe: both lanes push concurrently over one pooled HTTP client. {@link #close} when
  * done.
@@ -102,7 +102,10 @@ public final class OtlpSink implements Sink, AutoCloseable {
     this.lokiWindows =
         config
             .loki()
-            .map(l -> new LokiWindows(l, new LogRecordMapping(config), registry, clock, sleeper));
+            .map(
+                l ->
+                    new LokiWindows(
+                        l, new LogRecordMapping(config), metrics, registry, clock, sleeper));
   }
 
   @Override
@@ -114,7 +117,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
     long observed = nanos(clock.instant());
     try {
       if (lokiWindows.isPresent()) {
-        lokiWindows.get().push(batch, pending, resolved, new Export(observed));
+        lokiWindows.get().push(batch, pending, resolved, this, observed);
       } else {
         new Delivery(resolved, observed).deliver(pending);
       }
@@ -196,49 +199,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
     }
   }
 
-  /**
-   * One export of entries as the Loki planning placed them; the planning bisects, drops and
-   * dead-letters (a partial success, which a Loki does not answer, is bisected like a 400).
-   */
-  private final class Export implements HttpSinkSupport.Exporter {
-    private final long observedNanos;
-
-    Export(long observedNanos) {
-      this.observedNanos = observedNanos;
-    }
-
-    @Override
-    public HttpSinkSupport.ExportAnswer export(List<LogEntry> entries)
-        throws RetryableSinkException, InterruptedException {
-      OtlpEncoder.Body body = encode(entries, observedNanos);
-      OtlpHttpTransport.Response r = attempt(body);
-      int s = r.status();
-      if (s >= 300) {
-        String reason = s == 413 ? "oversized_413" : "bad_request";
-        return new HttpSinkSupport.ExportAnswer(
-            s, false, reason, OtlpAnswers.errorText(r.contentType(), r.body()));
-      }
-      OtlpAnswers.Outcome outcome = OtlpAnswers.outcome(r.contentType(), r.body());
-      if (outcome.rejected() <= 0) {
-        metrics.bytesPushed(body.bytes().length);
-        return new HttpSinkSupport.ExportAnswer(s, true, "", "");
-      }
-      metrics.rejected(Math.min(outcome.rejected(), entries.size()));
-      return new HttpSinkSupport.ExportAnswer(s, false, "partial_success", outcome.message());
-    }
-
-    @Override
-    public void deadLetter(LogEntry e, String reason, int status, String error) {
-      OtlpSink.this.deadLetter(e, reason, status, error.isEmpty() ? "(no message)" : error);
-    }
-
-    @Override
-    public String target() {
-      return target;
-    }
-  }
-
-  private OtlpEncoder.Body encode(List<LogEntry> entries, long observedNanos)
+  OtlpEncoder.Body encode(List<LogEntry> entries, long observedNanos)
       throws RetryableSinkException {
     try {
       return encoder.encode(entries, observedNanos);
@@ -248,7 +209,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
   }
 
   /** One attempt: the answer when final (2xx, 400, 413); otherwise retryable. */
-  private OtlpHttpTransport.Response attempt(OtlpEncoder.Body body)
+  OtlpHttpTransport.Response attempt(OtlpEncoder.Body body)
       throws RetryableSinkException, InterruptedException {
     if (Thread.interrupted()) {
       throw new InterruptedException("export to " + target + " interrupted");
@@ -313,7 +274,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
    * Appends to the dead-letter file, when there is one. A failure is counted and logged, never
    * swallowed; the entry stays dropped (and counted): the backend refused it for good.
    */
-  private void deadLetter(LogEntry e, String reason, int status, String error) {
+  void deadLetter(LogEntry e, String reason, int status, String error) {
     if (deadLetters.isEmpty()) {
       return;
     }
