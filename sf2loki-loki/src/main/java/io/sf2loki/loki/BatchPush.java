@@ -28,17 +28,21 @@ import org.slf4j.LoggerFactory;
  * timestamp" per stream) and the entries are planned again instead of dropped; any other 400 or a
  * 413 bisects, in timestamp order so that each half stays in its streams' order, down to the
  * entries Loki refuses for good, which are dropped, counted and dead-lettered. What happened beyond
- * plain delivery is logged as one line per stream and outcome ({@link PushReport}). Not
+ * plain delivery is logged as one line per stream and outcome ({@link PushReport}). Streams are
+ * Loki's as {@link StreamKey} makes them; the wire is the sink's ({@link PushParts}). Not
  * thread-safe: one per push call.
+ *
+ * @param <B> the sink's encoded request body
  */
-final class BatchPush {
+final class BatchPush<B> {
 
   private static final Logger LOG = LoggerFactory.getLogger(LokiSink.class);
 
   /** Lessons taken per stream from one push's rejections before bisecting anyway. */
   private static final int MAX_LESSONS_PER_STREAM = 4;
 
-  private final LokiSink.Parts parts;
+  private final PushParts<B> parts;
+  private final StreamKey streams;
   private final Set<LogEntry> resolved;
   private final WindowPlan first;
   private final Map<LogEntry, Placement> placements = new IdentityHashMap<>();
@@ -54,15 +58,15 @@ final class BatchPush {
    * @param first the batch's first plan, whose view of the streams before the batch every later
    *     plan of it starts from
    */
-  BatchPush(LokiSink.Parts parts, Set<LogEntry> resolved, WindowPlan first) {
+  BatchPush(PushParts<B> parts, Set<LogEntry> resolved, WindowPlan first) {
     this.parts = parts;
+    this.streams = parts.planner().streams();
     this.resolved = resolved;
     this.first = first;
   }
 
   /** Delivers {@code plan}, whose {@code body} (when present) encodes exactly its entries. */
-  void run(WindowPlan plan, Optional<EncodedBody> body)
-      throws RetryableSinkException, InterruptedException {
+  void run(WindowPlan plan, Optional<B> body) throws RetryableSinkException, InterruptedException {
     boolean complete = false;
     try {
       absorb(plan);
@@ -100,7 +104,7 @@ final class BatchPush {
    * otherwise each stream that is not confirmed in a push of its own, because Loki reports only the
    * last stream's too-far-behind entries ({@link StreamNewest}).
    */
-  private void deliverByStreams(List<LogEntry> send, Optional<EncodedBody> encoded, long version)
+  private void deliverByStreams(List<LogEntry> send, Optional<B> encoded, long version)
       throws RetryableSinkException, InterruptedException {
     if (send.isEmpty()) {
       return;
@@ -129,12 +133,12 @@ final class BatchPush {
   /** {@code send} as is, or split into the confirmed streams and each other stream apart. */
   private List<List<LogEntry>> byConfirmation(List<LogEntry> send) {
     StreamNewest newest = parts.planner().newest();
-    StringMap firstLabels = send.get(0).labels();
+    StringMap firstLabels = streams.of(send.get(0));
     boolean oneStream = true;
     boolean allConfirmed = true;
     StringMap last = null;
     for (LogEntry e : send) {
-      StringMap labels = e.labels();
+      StringMap labels = streams.of(e);
       if (labels != last) {
         last = labels;
         oneStream &= labels.equals(firstLabels);
@@ -147,10 +151,11 @@ final class BatchPush {
     List<LogEntry> confirmed = new ArrayList<>();
     Map<StringMap, List<LogEntry>> alone = new LinkedHashMap<>();
     for (LogEntry e : send) {
-      if (newest.isConfirmed(e.labels())) {
+      StringMap stream = streams.of(e);
+      if (newest.isConfirmed(stream)) {
         confirmed.add(e);
       } else {
-        alone.computeIfAbsent(e.labels(), k -> new ArrayList<>()).add(e);
+        alone.computeIfAbsent(stream, k -> new ArrayList<>()).add(e);
       }
     }
     List<List<LogEntry>> groups = new ArrayList<>(alone.size() + 1);
@@ -161,7 +166,7 @@ final class BatchPush {
     return groups;
   }
 
-  private void deliver(List<LogEntry> send, Optional<EncodedBody> encoded, long version)
+  private void deliver(List<LogEntry> send, Optional<B> encoded, long version)
       throws RetryableSinkException, InterruptedException {
     if (send.isEmpty()) {
       return;
@@ -170,26 +175,26 @@ final class BatchPush {
       deliverByStreams(send, Optional.empty(), version); // plans again, regroups
       return;
     }
-    EncodedBody body = encoded.isPresent() ? encoded.get() : parts.encode(send);
+    B body = encoded.isPresent() ? encoded.get() : parts.encode(send);
     if (parts.replaying()) {
       pinning(send);
     }
-    LokiHttpTransport.Response r;
+    PushParts.Answer r;
     try {
-      r = parts.sender().send(body);
+      r = parts.send(body);
     } catch (RetryableSinkException | InterruptedException e) {
       if (parts.replaying()) {
         parts.ledger().unanswered(originals(send));
       }
       throw e;
     }
-    if (r.status() < 300) {
+    if (r.accepted()) {
       delivered(send, body);
       return;
     }
     Optional<Reason> rule =
         r.status() == 400 ? LokiRejections.reason(r.body()) : Optional.<Reason>empty();
-    rule.ifPresent(parts.metrics()::windowRejection);
+    rule.ifPresent(parts::windowRejection);
     if (rule.isPresent() && learnFrom(r.body(), send)) {
       deliverByStreams(send, Optional.empty(), version); // stale now: planned again
       return;
@@ -226,15 +231,16 @@ final class BatchPush {
     }
   }
 
-  private void delivered(List<LogEntry> send, EncodedBody body) {
-    parts.metrics().bytesPushed(body.bytes().length);
+  private void delivered(List<LogEntry> send, B body) {
+    parts.accepted(body);
     deliveredParts.add(send);
     if (parts.replaying()) {
       parts.ledger().stored(originals(send));
     }
-    StringMap only = send.get(0).labels();
+    StringMap only = streams.of(send.get(0));
     for (LogEntry e : send) {
-      if (e.labels() != only && !e.labels().equals(only)) {
+      StringMap stream = streams.of(e);
+      if (stream != only && !stream.equals(only)) {
         only = null;
         break;
       }
@@ -248,7 +254,7 @@ final class BatchPush {
     for (LogEntry e : send) {
       Placement p = placements.get(e);
       if (p != null) {
-        parts.metrics().outOfWindow(p.original(), p.reason(), p.action());
+        parts.outOfWindow(p.original(), p.reason(), p.action());
         report.add(p.original(), outcome(p), parts.explain(p), p.action() == Action.HELD);
       }
     }
@@ -258,7 +264,7 @@ final class BatchPush {
   private boolean learnFrom(String body, List<LogEntry> send) {
     Set<StringMap> streams = new HashSet<>();
     for (LogEntry e : send) {
-      streams.add(e.labels());
+      streams.add(this.streams.of(e));
     }
     long window = parts.windows().outOfOrderWindow().toNanos();
     boolean learned = false;
@@ -275,7 +281,7 @@ final class BatchPush {
   }
 
   /** One entry Loki answered 400 or 413 for on its own. */
-  private void single(LogEntry e, LokiHttpTransport.Response r, Optional<Reason> rule)
+  private void single(LogEntry e, PushParts.Answer r, Optional<Reason> rule)
       throws RetryableSinkException, InterruptedException {
     LogEntry original = original(e);
     if (rule.isEmpty()) {
@@ -287,7 +293,7 @@ final class BatchPush {
     if (times > parts.windows().lateStreams() + 3) {
       throw new RetryableSinkException(
           "Loki keeps rejecting an entry of "
-              + LokiStream.selector(original.labels())
+              + LokiStream.selector(streams.of(original))
               + " as "
               + reason.tag
               + " after "
@@ -303,7 +309,7 @@ final class BatchPush {
       case TOO_FAR_BEHIND -> {
         // Its stream in Loki is at least a window ahead of it: planned again, it goes elsewhere.
         long window = parts.windows().outOfOrderWindow().toNanos();
-        parts.planner().newest().learned(e.labels(), e.timestampNanos() + window + 1);
+        parts.planner().newest().learned(streams.of(e), e.timestampNanos() + window + 1);
         deliverByStreams(List.of(e), Optional.empty(), Long.MIN_VALUE);
       }
       case TOO_OLD -> place(parts.planner().place(original, reason, now));
@@ -314,7 +320,7 @@ final class BatchPush {
         }
         throw new RetryableSinkException(
             "Loki rejected an entry of "
-                + LokiStream.selector(original.labels())
+                + LokiStream.selector(streams.of(original))
                 + " as too far in the future although it is within"
                 + " sink.loki.creation_grace_period of this host's clock: Loki's clock is behind"
                 + " this host's; the batch is kept and retried",
@@ -353,8 +359,8 @@ final class BatchPush {
 
   private void dropByPolicy(Placement d) {
     resolved.add(d.original()); // at once: a retry must never count or dead-letter it again
-    parts.metrics().dropped(d.original(), d.reason().tag);
-    parts.metrics().outOfWindow(d.original(), d.reason(), Action.DROPPED);
+    parts.dropped(d.original(), d.reason().tag);
+    parts.outOfWindow(d.original(), d.reason(), Action.DROPPED);
     String why = parts.explain(d);
     report.add(d.original(), "Dropped", why, true);
     parts.deadLetter(d.original(), d.reason().tag, 0, why);
@@ -372,10 +378,10 @@ final class BatchPush {
     parts.deadLetter(p.original(), "unconfirmed", 0, why);
   }
 
-  private void dropRejected(LogEntry original, LokiHttpTransport.Response r) {
-    String reason = r.status() == 413 ? "oversized_413" : "bad_request";
+  private void dropRejected(LogEntry original, PushParts.Answer r) {
+    String reason = r.dropReason();
     resolved.add(original);
-    parts.metrics().dropped(original, reason);
+    parts.dropped(original, reason);
     report.add(
         original,
         "Dropped",

@@ -85,6 +85,15 @@ public final class LokiMetrics {
    * once it is delivered or dropped.
    */
   void outOfWindow(LogEntry original, WindowPlan.Reason reason, WindowPlan.Action action) {
+    outOfWindow(registry, original, reason, action);
+  }
+
+  /** {@link #outOfWindow(LogEntry, WindowPlan.Reason, WindowPlan.Action)} on {@code registry}. */
+  static void outOfWindow(
+      MeterRegistry registry,
+      LogEntry original,
+      WindowPlan.Reason reason,
+      WindowPlan.Action action) {
     Counter.builder("sf2loki_loki_out_of_window_entries")
         .description(
             "Entries outside Loki's time windows (too far behind their stream, too far in the"
@@ -98,6 +107,11 @@ public final class LokiMetrics {
 
   /** Counts one 400 that named a time rule; its entries were placed again, not dropped. */
   void windowRejection(WindowPlan.Reason reason) {
+    windowRejection(registry, reason);
+  }
+
+  /** {@link #windowRejection(WindowPlan.Reason)} on {@code registry}. */
+  static void windowRejection(MeterRegistry registry, WindowPlan.Reason reason) {
     Counter.builder("sf2loki_loki_window_rejections")
         .description(
             "Pushes Loki answered 400 for a time rule (its entries are placed again by the policy)")

@@ -1,7 +1,6 @@
 package io.sf2loki.loki;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sf2loki.config.Durations;
 import io.sf2loki.config.Urls;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
@@ -45,7 +44,6 @@ import org.slf4j.LoggerFactory;
 public final class LokiSink implements Sink, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LokiSink.class);
-  private static final Duration HOLD_WARN_EVERY = Duration.ofMinutes(10);
   // A plan's ages and holds are measured from when it was made: one older than this (a batch
   // retried through an outage) is made again before its push.
   private static final Duration PLAN_MAX_AGE = Duration.ofMinutes(1);
@@ -57,13 +55,11 @@ public final class LokiSink implements Sink, AutoCloseable {
   private final LokiMetrics metrics;
   private final Optional<DeadLetterFile> deadLetter;
   private final Clock clock;
-  private final Sleeper sleeper;
   private final PushSender sender;
   private final WindowPlanner planner;
   private final PlacementLedger ledger;
-  private final Parts parts = new Parts();
+  private final Parts parts;
   private final PreparedBatches prepared = new PreparedBatches();
-  private final AtomicReference<Instant> lastHoldWarning = new AtomicReference<>(Instant.MIN);
 
   private LokiSink(Builder b) throws IOException {
     this.config = b.config;
@@ -80,7 +76,6 @@ public final class LokiSink implements Sink, AutoCloseable {
         b.config
             .deadLetterFile()
             .map(p -> new DeadLetterFile(p, b.config.deadLetterMaxBytes(), b.clock));
-    this.sleeper = b.sleeper;
     this.sender =
         new PushSender(
             transport,
@@ -90,6 +85,7 @@ public final class LokiSink implements Sink, AutoCloseable {
             b.config.tenantId().orElse("fake"));
     this.ledger = b.ledger;
     this.planner = new WindowPlanner(b.config.windows(), new StreamNewest(), b.ledger);
+    this.parts = new Parts(b, planner);
   }
 
   /**
@@ -123,7 +119,7 @@ public final class LokiSink implements Sink, AutoCloseable {
       } else {
         plan = planner.replan(pending, first, now);
       }
-      new BatchPush(parts, p.resolved(), first)
+      new BatchPush<>(parts, p.resolved(), first)
           .run(plan, reuse ? p.body() : Optional.<EncodedBody>empty());
     }
     prepared.remove(batch); // delivered (or its rejects dropped): never pushed again
@@ -167,122 +163,48 @@ public final class LokiSink implements Sink, AutoCloseable {
     }
   }
 
-  /** What a {@link BatchPush} works with: this sink's collaborators and its policy texts. */
-  final class Parts {
+  /** What a {@link BatchPush} works with: this sink's planner, policies, wire and files. */
+  final class Parts extends PushParts<EncodedBody> {
 
-    WindowPlanner planner() {
-      return planner;
+    Parts(Builder b, WindowPlanner planner) {
+      super(
+          planner,
+          b.clock,
+          b.config.windows(),
+          "sink.loki",
+          b.sleeper,
+          b.registry,
+          new AtomicReference<>(Instant.MIN));
     }
 
-    Clock clock() {
-      return clock;
-    }
-
-    PushSender sender() {
-      return sender;
-    }
-
-    LokiMetrics metrics() {
-      return metrics;
-    }
-
-    TimeWindowConfig windows() {
-      return config.windows();
-    }
-
-    /** Where a replay's entries were pushed before; {@link PlacementLedger#NONE} for the daemon. */
+    @Override
     PlacementLedger ledger() {
       return ledger;
     }
 
-    /** Whether pushes are recorded in a {@link PlacementLedger} ({@code deadletter replay}). */
-    boolean replaying() {
-      return ledger != PlacementLedger.NONE;
-    }
-
+    @Override
     EncodedBody encode(List<LogEntry> entries) throws RetryableSinkException {
       return LokiSink.this.encode(entries);
     }
 
-    /** Waits until the held entries of {@code plan} are within Loki's grace. */
-    void hold(WindowPlan plan) throws InterruptedException {
-      Instant now = clock.instant();
-      Duration wait = Duration.ofNanos(plan.holdUntilNanos() - WindowPlanner.nanos(now));
-      if (wait.isNegative() || wait.isZero()) {
-        return;
-      }
-      if (Duration.between(lastHoldWarning.get(), now).compareTo(HOLD_WARN_EVERY) >= 0) {
-        lastHoldWarning.set(now);
-        LOG.warn(
-            "holding a push to {} back for {}s: entries are stamped more than"
-                + " sink.loki.creation_grace_period ({}) ahead of this host's clock, which Loki"
-                + " would reject as too far in the future; is this host's clock behind"
-                + " Salesforce's? (logged at most every {} minutes)",
-            sender.target(),
-            wait.toSeconds(),
-            Durations.format(config.windows().creationGracePeriod()),
-            HOLD_WARN_EVERY.toMinutes());
-      }
-      sleeper.sleep(wait);
+    @Override
+    Answer send(EncodedBody body) throws RetryableSinkException, InterruptedException {
+      LokiHttpTransport.Response r = sender.send(body);
+      int s = r.status();
+      return new Answer(s, s < 300, s == 413 ? "oversized_413" : "bad_request", r.body());
     }
 
-    /** Why {@code p} was placed as it was, one clause for the log and the dead-letter file. */
-    String explain(WindowPlan.Placement p) {
-      TimeWindowConfig w = config.windows();
-      String rule =
-          switch (p.reason()) {
-            case TOO_FAR_BEHIND ->
-                "more than sink.loki.out_of_order_window ("
-                    + Durations.format(w.outOfOrderWindow())
-                    + ") behind the newest entry of their stream";
-            case TOO_OLD ->
-                "older than sink.loki.max_age (" + Durations.format(w.maxAge()) + ") less one hour";
-            case TOO_FAR_IN_FUTURE ->
-                "more than sink.loki.creation_grace_period ("
-                    + Durations.format(w.creationGracePeriod())
-                    + ") ahead of this host's clock";
-          };
-      return switch (p.action()) {
-        case ROUTED -> rule + "; pushed in time order into a stream of their own";
-        case RETIMESTAMPED ->
-            rule
-                + "; stamped "
-                + WindowPlanner.eventTime(p.placed().timestampNanos())
-                + ", the event time kept in structured metadata "
-                + TimeWindowConfig.EVENT_TIME_KEY;
-        case HELD -> rule + "; the push waited until Loki accepts them";
-        case UNCONFIRMED -> unconfirmed(p, w);
-        case DROPPED ->
-            rule
-                + "; dropped by sink.loki."
-                + (p.reason() == WindowPlan.Reason.TOO_FAR_IN_FUTURE
-                    ? "future_policy"
-                    : "late_policy")
-                + " = drop";
-      };
+    @Override
+    void accepted(EncodedBody body) {
+      metrics.bytesPushed(body.bytes().length);
     }
 
-    private String unconfirmed(WindowPlan.Placement p, TimeWindowConfig w) {
-      String rule =
-          p.reason() == WindowPlan.Reason.TOO_OLD
-              ? "older than sink.loki.max_age (" + Durations.format(w.maxAge()) + ")"
-              : "more than sink.loki.out_of_order_window ("
-                  + Durations.format(w.outOfOrderWindow())
-                  + ") behind the newest entry of that stream";
-      return "an earlier replay pushed them stamped "
-          + WindowPlanner.eventTime(p.placed().timestampNanos())
-          + " into "
-          + LokiStream.selector(p.placed().labels())
-          + ", which is now "
-          + rule
-          + "; that push may have stored them (its answer was never recorded), so they are not"
-          + " placed anew: check whether Loki holds them";
+    @Override
+    String target() {
+      return sender.target();
     }
 
-    /**
-     * Appends to the dead-letter file, when there is one. A failure is counted and logged, never
-     * swallowed; the entry stays dropped (and counted as such): Loki refused it for good.
-     */
+    @Override
     void deadLetter(LogEntry e, String reason, int status, String error) {
       if (deadLetter.isPresent()) {
         try {

@@ -41,6 +41,7 @@ import java.util.TreeMap;
 final class WindowPlanner {
 
   private final TimeWindowConfig config;
+  private final StreamKey streams;
   private final StreamNewest newest;
   private final PlacementLedger ledger;
   private final boolean pinning;
@@ -59,7 +60,16 @@ final class WindowPlanner {
    * @param ledger where entries were pushed before: a pinned entry is planned where it was pushed
    */
   WindowPlanner(TimeWindowConfig config, StreamNewest newest, PlacementLedger ledger) {
+    this(config, StreamKey.LABELS, newest, ledger);
+  }
+
+  /**
+   * @param streams which Loki stream an entry lands in: every window is kept per stream
+   */
+  WindowPlanner(
+      TimeWindowConfig config, StreamKey streams, StreamNewest newest, PlacementLedger ledger) {
     this.config = config;
+    this.streams = streams;
     this.newest = newest;
     this.ledger = ledger;
     this.pinning = ledger != PlacementLedger.NONE;
@@ -75,6 +85,11 @@ final class WindowPlanner {
   /** The window tracker this planner reads and feeds. */
   StreamNewest newest() {
     return newest;
+  }
+
+  /** Which Loki stream an entry lands in. */
+  StreamKey streams() {
+    return streams;
   }
 
   /** Plans {@code entries} (real entries, in batch order) for a push at {@code now}. */
@@ -98,16 +113,17 @@ final class WindowPlanner {
     PlanDraft draft = new PlanDraft(entries);
     List<Integer> outside = null;
     List<Reason> reasons = null;
-    StringMap lastLabels = null;
+    StringMap lastStream = null;
     long[] last = null;
     for (int i = 0; i < entries.size(); i++) {
       LogEntry e = entries.get(i);
       if (pinning && keepPin(draft, i, e, streams, before, nowNanos)) {
         continue;
       }
-      if (e.labels() != lastLabels) {
-        lastLabels = e.labels();
-        last = stream(streams, lastLabels, before);
+      StringMap stream = this.streams.of(e);
+      if (stream != lastStream) {
+        lastStream = stream;
+        last = stream(streams, stream, before);
       }
       Reason r = classify(e.timestampNanos(), last[0], nowNanos);
       if (r == null) {
@@ -158,7 +174,7 @@ final class WindowPlanner {
       return false;
     }
     LogEntry p = pin.get().placed();
-    long[] s = stream(streams, p.labels(), before);
+    long[] s = stream(streams, this.streams.of(p), before);
     Reason r = refused(p.timestampNanos(), s[0], now);
     if (r == null) {
       s[1] = Math.max(s[1], p.timestampNanos());
@@ -270,7 +286,7 @@ final class WindowPlanner {
           yield dropped(e, reason);
         }
         if (policy == FuturePolicy.HOLD && e.timestampNanos() - graceNanos - now <= maxHoldNanos) {
-          newest.sent(e.labels(), e.timestampNanos());
+          newest.sent(streams.of(e), e.timestampNanos());
           yield new Placement(e, e, reason, Action.HELD);
         }
         yield retimestamped(e, reason, futureTarget(e, now));
@@ -288,8 +304,10 @@ final class WindowPlanner {
     int best = -1;
     long bestNewest = Long.MIN_VALUE;
     int unknown = -1;
+    StringMap[] lateStreams = new StringMap[late.length];
     for (int k = 0; k < late.length; k++) {
-      long n = newest.get(late[k]);
+      lateStreams[k] = streams.of(late[k], e.metadata());
+      long n = newest.get(lateStreams[k]);
       if (n == StreamNewest.UNKNOWN) {
         unknown = unknown < 0 ? k : unknown;
       } else if (ts >= n - windowNanos && n > bestNewest) {
@@ -301,7 +319,7 @@ final class WindowPlanner {
     if (chosen < 0) {
       return retimestamped(e, Reason.TOO_FAR_BEHIND, behindTarget(e, now));
     }
-    newest.sent(late[chosen], ts);
+    newest.sent(lateStreams[chosen], ts);
     LogEntry placed = LogEntry.of(ts, late[chosen], e.line(), e.metadata(), e.checkpoint());
     return new Placement(e, placed, Reason.TOO_FAR_BEHIND, Action.ROUTED);
   }
@@ -319,7 +337,7 @@ final class WindowPlanner {
   /** A late or too-old entry: the stream's newest known timestamp, inside the max age. */
   private long behindTarget(LogEntry e, long now) {
     long oldest = now - maxAgeNanos;
-    long n = newest.get(e.labels());
+    long n = newest.get(streams.of(e));
     if (n == StreamNewest.UNKNOWN || n < oldest) {
       return oldest;
     }
@@ -328,14 +346,14 @@ final class WindowPlanner {
 
   /** A too-new entry: the push time, or the stream's newest when that is ahead of it. */
   private long futureTarget(LogEntry e, long now) {
-    long n = newest.get(e.labels());
+    long n = newest.get(streams.of(e));
     return n == StreamNewest.UNKNOWN ? now : Math.min(Math.max(n, now), now + graceNanos);
   }
 
   private Placement retimestamped(LogEntry e, Reason reason, long target) {
     Map<String, String> metadata = new TreeMap<>(e.metadata());
     metadata.putIfAbsent(TimeWindowConfig.EVENT_TIME_KEY, eventTime(e.timestampNanos()));
-    newest.sent(e.labels(), target);
+    newest.sent(streams.of(e), target);
     LogEntry placed = LogEntry.of(target, e.labels(), e.line(), metadata, e.checkpoint());
     return new Placement(e, placed, reason, Action.RETIMESTAMPED);
   }

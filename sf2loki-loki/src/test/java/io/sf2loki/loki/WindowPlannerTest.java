@@ -248,4 +248,43 @@ class WindowPlannerTest {
     assertThat(newest.version()).isEqualTo(before + 1);
     assertThat(newest.isConfirmed(LOGIN)).isFalse();
   }
+
+  @Test
+  void entriesOfDifferentLabelSetsInOneLokiStreamShareItsWindow() {
+    // A stream key that, like Loki's otlp_config, ignores the job label.
+    StreamKey withoutJob =
+        (labels, metadata) -> {
+          java.util.Map<String, String> m = new java.util.TreeMap<>(labels);
+          m.remove("job");
+          return StringMap.of(m);
+        };
+    WindowPlanner planner =
+        new WindowPlanner(TimeWindowConfig.defaults(), withoutJob, newest, PlacementLedger.NONE);
+    planner.plan(List.of(at(hoursAgo(4), "h-4")), NOW);
+    LogEntry otherJob =
+        LogEntry.of(
+            WindowPlanner.nanos(hoursAgo(6)),
+            StringMap.of("event_type", "Login", "job", "other", "source", "eventlogfile"),
+            "h-6",
+            Map.of(),
+            Optional.empty());
+
+    WindowPlan plan = planner.plan(List.of(otherJob), NOW);
+
+    assertThat(plan.placements().values())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.action()).isEqualTo(Action.ROUTED);
+              assertThat(p.placed().labels())
+                  .containsEntry("late", "1")
+                  .containsEntry("job", "other");
+            });
+    assertThat(newest.get(withoutJob.of(p(plan).placed())))
+        .isEqualTo(WindowPlanner.nanos(hoursAgo(6)));
+  }
+
+  private static Placement p(WindowPlan plan) {
+    return plan.placements().values().iterator().next();
+  }
 }

@@ -44,7 +44,11 @@ final class LogRecordMapping {
 
   /** The resource attributes of {@code e}, in a fixed order: entries grouped by this map. */
   Map<String, String> resource(LogEntry e) {
-    StringMap labels = e.labels();
+    return resource(e.labels());
+  }
+
+  /** The resource attributes of an entry with these labels. */
+  Map<String, String> resource(StringMap labels) {
     Map<String, String> r = new LinkedHashMap<>(4);
     r.put(SERVICE_NAME, labels.getOrDefault("service_name", serviceName));
     String namespace = labels.get("org");
@@ -74,7 +78,7 @@ final class LogRecordMapping {
     List<Map.Entry<String, String>> out = new ArrayList<>(labels.size() + metadata.size());
     for (int i = 0; i < labels.size(); i++) {
       String k = labels.keyAt(i);
-      if (!k.equals("service_name") && !k.equals("org") && !k.equals("environment")) {
+      if (!isResourceLabel(k)) {
         out.add(Map.entry(k, labels.valueAt(i)));
       }
     }
@@ -85,6 +89,27 @@ final class LogRecordMapping {
       }
     }
     return out;
+  }
+
+  /** Whether label {@code name} makes a resource attribute rather than a log-record attribute. */
+  static boolean isResourceLabel(String name) {
+    return name.equals("service_name") || name.equals("org") || name.equals("environment");
+  }
+
+  /**
+   * The value of log-record attribute {@code name} of an entry with these labels and metadata, or
+   * null: as {@link #attributes} makes them (a label first, then a metadata field but {@code
+   * level}).
+   */
+  static String attribute(String name, StringMap labels, StringMap metadata) {
+    if (isResourceLabel(name)) {
+      return null;
+    }
+    String v = labels.get(name);
+    if (v != null || name.equals(LEVEL)) {
+      return v;
+    }
+    return metadata.get(name);
   }
 
   /** The level text of {@code e} (metadata first, then a promoted label), when it has one. */

@@ -85,15 +85,19 @@ final class OtlpAnswers {
   }
 
   /**
-   * The text of a failure's body: a {@code google.rpc.Status}'s message (protobuf or JSON), else
-   * the body as text when it is text, else empty.
+   * The text of a failure's body: a {@code google.rpc.Status}'s message (protobuf, also as {@code
+   * application/octet-stream} as Loki sends it, or JSON), else the body as text when it is text,
+   * else empty.
    */
   static String errorText(String contentType, byte[] body) {
     if (body.length == 0) {
       return "";
     }
     String type = contentType.toLowerCase(Locale.ROOT);
-    if (type.startsWith("application/x-protobuf") || type.startsWith("application/protobuf")) {
+    // Loki's /otlp answers a failure with a protobuf Status as application/octet-stream.
+    if (type.startsWith("application/x-protobuf")
+        || type.startsWith("application/protobuf")
+        || type.startsWith("application/octet-stream")) {
       return statusMessage(body);
     }
     if (isJson(contentType)) {

@@ -5,6 +5,7 @@ import io.sf2loki.config.Urls;
 import io.sf2loki.loki.HttpSinkSupport;
 import io.sf2loki.model.Batch;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.RetryableSinkException;
 import io.sf2loki.spi.Sink;
 import java.io.IOException;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * rest is delivered. A 400 or 413 is bisected the same way. Re-sent halves repeat records the
  * backend already accepted: Loki drops such exact duplicates, another backend may keep them.
  *
+ * <p>When the endpoint is a Loki ({@code sink.otlp.loki.enabled}), a push goes through {@link
+ * LokiWindows} instead: planned against the Loki's time windows by the Loki sink's policies, then
+ * exported, bisected and dead-lettered as the Loki sink does.
+ *
  * <p>Thread-safe: both lanes push concurrently over one pooled HTTP client. {@link #close} when
  * done.
  */
@@ -53,6 +58,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
   private final Optional<HttpSinkSupport.DeadLetters> deadLetters;
   private final Clock clock;
   private final String target;
+  private final Optional<LokiWindows> lokiWindows; // when the endpoint is a Loki (sink.otlp.loki)
   private final AtomicInteger authFailures = new AtomicInteger();
   private final Map<Batch, Set<LogEntry>> unfinished =
       Collections.synchronizedMap(new IdentityHashMap<>());
@@ -64,6 +70,19 @@ public final class OtlpSink implements Sink, AutoCloseable {
    * @throws IOException when the CA file cannot be loaded
    */
   public OtlpSink(OtlpSinkConfig config, MeterRegistry registry, Clock clock) throws IOException {
+    this(config, registry, clock, Sleeper.SYSTEM);
+  }
+
+  /**
+   * Creates the sink and its HTTP client.
+   *
+   * @param clock wall clock, for {@code Retry-After} dates, observed times, dead-letter records and
+   *     Loki's time windows
+   * @param sleeper how an export held back for too-new entries waits ({@code sink.otlp.loki})
+   * @throws IOException when the CA file cannot be loaded
+   */
+  public OtlpSink(OtlpSinkConfig config, MeterRegistry registry, Clock clock, Sleeper sleeper)
+      throws IOException {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.metrics = new OtlpMetrics(registry);
@@ -80,6 +99,13 @@ public final class OtlpSink implements Sink, AutoCloseable {
             .deadLetterFile()
             .map(p -> HttpSinkSupport.deadLetters(p, config.deadLetterMaxBytes(), clock));
     this.target = Urls.redact(config.logsUrl());
+    this.lokiWindows =
+        config
+            .loki()
+            .map(
+                l ->
+                    new LokiWindows(
+                        l, new LogRecordMapping(config), metrics, registry, clock, sleeper));
   }
 
   @Override
@@ -90,7 +116,11 @@ public final class OtlpSink implements Sink, AutoCloseable {
         batch.deliverable().stream().filter(e -> !resolved.contains(e)).toList();
     long observed = nanos(clock.instant());
     try {
-      new Delivery(resolved, observed).deliver(pending);
+      if (lokiWindows.isPresent()) {
+        lokiWindows.get().push(batch, pending, resolved, this, observed);
+      } else {
+        new Delivery(resolved, observed).deliver(pending);
+      }
     } catch (RetryableSinkException | InterruptedException | RuntimeException e) {
       if (!resolved.isEmpty()) {
         synchronized (unfinished) {
@@ -169,7 +199,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
     }
   }
 
-  private OtlpEncoder.Body encode(List<LogEntry> entries, long observedNanos)
+  OtlpEncoder.Body encode(List<LogEntry> entries, long observedNanos)
       throws RetryableSinkException {
     try {
       return encoder.encode(entries, observedNanos);
@@ -179,7 +209,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
   }
 
   /** One attempt: the answer when final (2xx, 400, 413); otherwise retryable. */
-  private OtlpHttpTransport.Response attempt(OtlpEncoder.Body body)
+  OtlpHttpTransport.Response attempt(OtlpEncoder.Body body)
       throws RetryableSinkException, InterruptedException {
     if (Thread.interrupted()) {
       throw new InterruptedException("export to " + target + " interrupted");
@@ -244,7 +274,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
    * Appends to the dead-letter file, when there is one. A failure is counted and logged, never
    * swallowed; the entry stays dropped (and counted): the backend refused it for good.
    */
-  private void deadLetter(LogEntry e, String reason, int status, String error) {
+  void deadLetter(LogEntry e, String reason, int status, String error) {
     if (deadLetters.isEmpty()) {
       return;
     }

@@ -1,12 +1,14 @@
 package io.sf2loki.otlp;
 
 import io.sf2loki.config.Urls;
+import io.sf2loki.loki.HttpSinkSupport;
 import io.sf2loki.model.StreamLabels;
 import io.sf2loki.spi.ConfigSection;
 import io.sf2loki.spi.Secret;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -36,6 +38,8 @@ import java.util.TreeSet;
  * @param timeout read/write timeout
  * @param deadLetterFile where permanently rejected entries are appended, when configured
  * @param deadLetterMaxBytes the size at which the dead-letter file is rotated to {@code <path>.1}
+ * @param loki the Loki behind the endpoint, when the sink plans against its time windows ({@code
+ *     sink.otlp.loki.enabled}); empty for any other endpoint
  */
 public record OtlpSinkConfig(
     URI logsUrl,
@@ -56,7 +60,8 @@ public record OtlpSinkConfig(
     Duration connectTimeout,
     Duration timeout,
     Optional<Path> deadLetterFile,
-    long deadLetterMaxBytes) {
+    long deadLetterMaxBytes,
+    Optional<LokiEndpoint> loki) {
 
   /** The path OTLP/HTTP serves logs on, below the endpoint's base. */
   public static final String LOGS_PATH = "/v1/logs";
@@ -71,6 +76,21 @@ public record OtlpSinkConfig(
 
     Encoding(String contentType) {
       this.contentType = contentType;
+    }
+  }
+
+  /**
+   * The Loki an endpoint is ({@code sink.otlp.loki}): which streams it makes of a record, and its
+   * time windows.
+   *
+   * @param indexAttributes the log-record attributes the tenant's {@code otlp_config} indexes as
+   *     labels ({@code log_attributes} with {@code action: index_label}), besides Loki's default
+   *     resource attributes
+   * @param windows its time windows and the late-data policies
+   */
+  public record LokiEndpoint(List<String> indexAttributes, HttpSinkSupport.WindowSettings windows) {
+    public LokiEndpoint {
+      indexAttributes = List.copyOf(indexAttributes);
     }
   }
 
@@ -116,6 +136,7 @@ public record OtlpSinkConfig(
     String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
     String compression = r.oneOf("compression", Set.of("gzip", "none"));
     Optional<Path> deadLetter = r.fileInExistingDirectory("dead_letter_file");
+    Optional<LokiEndpoint> loki = bindLoki(r.section("loki"));
     String serviceName = r.string("service_name");
     if (serviceName.isBlank()) {
       r.problem("service_name", r.path("service_name") + " must not be empty");
@@ -139,7 +160,34 @@ public record OtlpSinkConfig(
         r.positiveDuration("connect_timeout"),
         r.positiveDuration("timeout"),
         deadLetter,
-        r.bytes("dead_letter_max_bytes", 64 * 1024));
+        r.bytes("dead_letter_max_bytes", 64 * 1024),
+        loki);
+  }
+
+  /** {@code sink.otlp.loki}: bound and checked even when off, so a typo shows either way. */
+  private static Optional<LokiEndpoint> bindLoki(ConfigSection r) {
+    boolean enabled = r.bool("enabled");
+    List<String> attributes = r.stringList("index_attributes");
+    for (String a : attributes) {
+      if (a.isBlank()) {
+        r.problem("index_attributes", r.path("index_attributes") + " has an empty name");
+      }
+    }
+    HttpSinkSupport.WindowSettings windows = HttpSinkSupport.windowSettings(r);
+    String late = HttpSinkSupport.WindowSettings.lateLabel();
+    if (enabled && windows.routesLateEntries() && !attributes.contains(late)) {
+      r.problem(
+          "index_attributes",
+          r.path("late_policy")
+              + " = route needs \""
+              + late
+              + "\" in "
+              + r.path("index_attributes")
+              + " and in the tenant's otlp_config (log_attributes, action: index_label): a routed"
+              + " entry's late attribute must make a Loki stream of its own; or choose"
+              + " late_policy = retimestamp or drop");
+    }
+    return enabled ? Optional.of(new LokiEndpoint(attributes, windows)) : Optional.empty();
   }
 
   /**

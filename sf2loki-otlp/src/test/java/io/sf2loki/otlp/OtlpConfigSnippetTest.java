@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code otlp_config} snippet of docs/sinks/otlp.md, applied by the fake receiver as Loki
- * applies it, makes {@code event_type} and {@code source} stream labels of what the sink sends.
+ * applies it, makes {@code event_type} and {@code source} stream labels of what the sink sends (and
+ * {@code late} of the entries routed late), and is what {@code sink.otlp.loki} assumes.
  */
 class OtlpConfigSnippetTest {
 
@@ -71,7 +72,7 @@ class OtlpConfigSnippetTest {
 
     ReceivedLogRecord r = exportOne(LokiOtlpRules.promoting(promoted));
 
-    assertThat(promoted).containsExactlyInAnyOrder("event_type", "source");
+    assertThat(promoted).containsExactlyInAnyOrder("event_type", "source", "late");
     assertThat(r.lokiLabels())
         .containsExactlyInAnyOrderEntriesOf(
             Map.of(
@@ -80,6 +81,15 @@ class OtlpConfigSnippetTest {
                 "event_type", "Login",
                 "source", "eventlogfile"));
     assertThat(r.lokiMetadata()).containsEntry("USER_ID", "005x").containsEntry("job", "sf2loki");
+  }
+
+  @Test
+  void theDocumentedSnippetIndexesWhatTheTimeWindowPlanningAssumesByDefault() throws Exception {
+    OtlpSinkConfig c =
+        OtlpSinkConfigTest.bind("sink.otlp { url = \"http://l\", loki.enabled = true }");
+
+    assertThat(c.loki().orElseThrow().indexAttributes())
+        .containsExactlyInAnyOrderElementsOf(promotedBySnippet());
   }
 
   @Test

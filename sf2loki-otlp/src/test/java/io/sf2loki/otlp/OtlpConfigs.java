@@ -22,6 +22,7 @@ public final class OtlpConfigs {
   private Optional<String> namespace = Optional.empty();
   private Optional<String> environment = Optional.empty();
   private Optional<Path> deadLetter = Optional.empty();
+  private Optional<OtlpSinkConfig.LokiEndpoint> loki = Optional.empty();
 
   private OtlpConfigs(URI url) {
     this.url = url;
@@ -78,6 +79,18 @@ public final class OtlpConfigs {
     return this;
   }
 
+  /**
+   * Plans against a Loki's time windows: {@code hocon} holds the keys of {@code sink.otlp.loki}
+   * ({@code enabled = true} is implied).
+   */
+  public OtlpConfigs loki(String hocon) {
+    this.loki =
+        OtlpSinkConfigTest.bind(
+                "sink.otlp { url = \"http://loki\"\n loki { enabled = true\n" + hocon + "\n} }")
+            .loki();
+    return this;
+  }
+
   public OtlpSinkConfig build() {
     return new OtlpSinkConfig(
         OtlpSinkConfig.withLogsPath(url),
@@ -98,6 +111,7 @@ public final class OtlpConfigs {
         TestTiming.seconds(5),
         TestTiming.seconds(5), // a bound: exports answer in milliseconds
         deadLetter,
-        64L * 1024 * 1024);
+        64L * 1024 * 1024,
+        loki);
   }
 }

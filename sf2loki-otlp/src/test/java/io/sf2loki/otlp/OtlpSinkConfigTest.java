@@ -113,4 +113,56 @@ class OtlpSinkConfigTest {
         .isInstanceOf(ConfigInvalidException.class)
         .hasMessageContaining("sink.otlp.url");
   }
+
+  @Test
+  void planningAgainstALokisTimeWindowsIsOffByDefault() {
+    assertThat(bind("sink.otlp.url = \"http://collector:4318\"").loki()).isEmpty();
+  }
+
+  @Test
+  void planningOnIndexesEventTypeSourceAndLateByDefault() {
+    OtlpSinkConfig c = bind("sink.otlp { url = \"http://loki:3100/otlp\", loki.enabled = true }");
+
+    assertThat(c.loki())
+        .hasValueSatisfying(
+            l -> assertThat(l.indexAttributes()).containsExactly("event_type", "source", "late"));
+  }
+
+  @Test
+  void routingLateEntriesNeedsTheLateAttributeIndexed() {
+    assertThatThrownBy(
+            () ->
+                bind(
+                    """
+                    sink.otlp {
+                      url = "http://loki:3100/otlp"
+                      loki { enabled = true, index_attributes = [event_type, source] }
+                    }
+                    """))
+        .isInstanceOf(ConfigInvalidException.class)
+        .hasMessageContaining("sink.otlp.loki.late_policy = route needs \"late\" in")
+        .hasMessageContaining("sink.otlp.loki.index_attributes");
+  }
+
+  @Test
+  void withoutRoutingTheLateAttributeNeedNotBeIndexed() {
+    OtlpSinkConfig c =
+        bind(
+            """
+            sink.otlp {
+              url = "http://loki:3100/otlp"
+              loki { enabled = true, index_attributes = [event_type], late_policy = retimestamp }
+            }
+            """);
+
+    assertThat(c.loki()).isPresent();
+  }
+
+  @Test
+  void theWindowKeysAreCheckedAsUnderSinkLokiEvenWhenPlanningIsOff() {
+    assertThatThrownBy(
+            () -> bind("sink.otlp { url = \"http://c:4318\", loki.late_policy = sometimes }"))
+        .isInstanceOf(ConfigInvalidException.class)
+        .hasMessageContaining("sink.otlp.loki.late_policy");
+  }
 }

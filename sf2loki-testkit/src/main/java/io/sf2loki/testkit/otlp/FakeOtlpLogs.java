@@ -7,6 +7,7 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.sf2loki.testkit.FaultQueue;
 import io.sf2loki.testkit.ProtocolFake;
+import io.sf2loki.testkit.loki.LokiLimits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -46,6 +48,14 @@ import java.util.zip.GZIPInputStream;
  * {@code Retry-After}, {@code 400}, ...). Every answered request is counted by status. {@code GET
  * /testkit/stats} and {@code /testkit/entries} show what it kept, in the fake Loki's shape.
  *
+ * <p>Asked to ({@link Builder#lokiWindows}), it plays a Loki's time windows as Loki's {@code
+ * /otlp/v1/logs} does ({@link LokiTimeWindows}): a record older than {@code
+ * reject_old_samples_max_age}, further ahead than {@code creation_grace_period} or more than the
+ * out-of-order window behind the newest record of its Loki stream is refused ({@link #refused()}),
+ * the others stored, and a refusal Loki reports is answered {@code 400} with Loki's text as the
+ * message of a {@code google.rpc.Status} sent as {@code application/octet-stream}, as Loki's OTLP
+ * handler does; a full success is {@code 204} without a body, as Loki answers it.
+ *
  * <pre>
  * try (FakeOtlpLogs otlp = FakeOtlpLogs.builder()
  *     .rules(LokiOtlpRules.promoting(Set.of("event_type", "source"))).start()) {
@@ -69,6 +79,8 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
   private final LokiOtlpRules rules;
   private final Predicate<ReceivedLogRecord> reject;
   private final String rejectMessage;
+  private final LokiTimeWindows windows; // null unless playing a Loki's time windows
+  private final List<Refusal> refused = new CopyOnWriteArrayList<>();
   private final FaultQueue<OtlpFault> faults = new FaultQueue<>(OtlpFault::count);
   private final List<ReceivedLogRecord> records = new CopyOnWriteArrayList<>();
   private final List<Integer> answers = new CopyOnWriteArrayList<>();
@@ -80,6 +92,7 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
     rules = b.rules;
     reject = b.reject;
     rejectMessage = b.rejectMessage;
+    windows = b.windowLimits == null ? null : new LokiTimeWindows(b.windowLimits, b.windowClock);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 16);
     executor = Executors.newCachedThreadPool(r -> new Thread(r, "fake-otlp-logs"));
     server.setExecutor(executor);
@@ -106,6 +119,8 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
     private LokiOtlpRules rules = LokiOtlpRules.defaults();
     private Predicate<ReceivedLogRecord> reject = r -> false;
     private String rejectMessage = "";
+    private LokiLimits windowLimits;
+    private Clock windowClock;
     private int port;
 
     private Builder() {}
@@ -133,8 +148,23 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
       return this;
     }
 
+    /**
+     * Plays the time windows of a Loki with {@code limits} ({@code reject_old_samples_max_age},
+     * {@code creation_grace_period}, the out-of-order window) at {@code clock}'s time, answering as
+     * Loki's OTLP endpoint does. Not together with {@link #rejecting}: a Loki never answers a
+     * partial success.
+     */
+    public Builder lokiWindows(LokiLimits limits, Clock clock) {
+      this.windowLimits = Objects.requireNonNull(limits, "limits");
+      this.windowClock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
     /** Binds an ephemeral loopback port and serves. */
     public FakeOtlpLogs start() throws IOException {
+      if (windowLimits != null && !rejectMessage.isEmpty()) {
+        throw new IllegalStateException("lokiWindows and rejecting do not go together");
+      }
       return new FakeOtlpLogs(this);
     }
   }
@@ -152,6 +182,23 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
   /** Every kept record, in arrival order. */
   public List<ReceivedLogRecord> records() {
     return List.copyOf(records);
+  }
+
+  /**
+   * A record a Loki's time windows refused ({@link Builder#lokiWindows}).
+   *
+   * @param record the record
+   * @param reason {@code greater_than_max_sample_age}, {@code too_far_in_future} or {@code
+   *     too_far_behind}, Loki's discard reasons
+   */
+  public record Refusal(ReceivedLogRecord record, String reason) {}
+
+  /**
+   * Every record the time windows refused, in arrival order, whether the answer reported it or (as
+   * Loki does for a stream other than the request's last) not.
+   */
+  public List<Refusal> refused() {
+    return List.copyOf(refused);
   }
 
   /** The status of every answered request, in order. */
@@ -226,6 +273,10 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
         status(ex, json, s.status(), "scripted fault");
         return;
       }
+      if (windows != null) {
+        lokiAnswer(ex, LogsDecoder.records(request, rules));
+        return;
+      }
       List<ReceivedLogRecord> kept = new ArrayList<>();
       long rejected = 0;
       for (ReceivedLogRecord r : LogsDecoder.records(request, rules)) {
@@ -238,6 +289,26 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
       records.addAll(kept);
       success(ex, json, rejected);
     }
+  }
+
+  /** Stores what Loki's windows let through and answers as Loki's OTLP handler does. */
+  private void lokiAnswer(HttpExchange ex, List<ReceivedLogRecord> received) throws IOException {
+    String tenant =
+        Optional.ofNullable(ex.getRequestHeaders().getFirst("X-Scope-OrgID")).orElse("fake");
+    LokiTimeWindows.Outcome outcome = windows.ingest(received, tenant);
+    records.addAll(outcome.stored());
+    refused.addAll(outcome.refused());
+    if (outcome.message().isEmpty()) {
+      answer(ex, 204, "text/plain", new byte[0]);
+      return;
+    }
+    // Loki's OTLPError: a Status with the code left out (0) and the push API's text as message.
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] text = outcome.message().getBytes(StandardCharsets.UTF_8);
+    out.write(2 << 3 | 2); // field 2 (message), length-delimited
+    writeVarint(out, text.length);
+    out.write(text);
+    answer(ex, 400, "application/octet-stream", out.toByteArray());
   }
 
   private void success(HttpExchange ex, boolean json, long rejected) throws IOException {

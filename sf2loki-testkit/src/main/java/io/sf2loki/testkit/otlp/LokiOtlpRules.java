@@ -10,11 +10,11 @@ import java.util.TreeMap;
  * How Loki 3's {@code /otlp/v1/logs} turns a record into a stream and structured metadata: the
  * default resource attributes ({@code
  * -distributor.otlp.default_resource_attributes_as_index_labels}) become labels, every other
- * resource, scope and log attribute structured metadata, names with dots (and other characters a
- * label name may not have) as underscores; {@code severity_text} is kept as metadata {@code
- * severity_text}, a trace id as {@code trace_id}. A tenant's {@code limits_config.otlp_config} may
- * promote log attributes with {@code action: index_label}: the attribute names given to {@link
- * #promoting} are such a configuration.
+ * resource, scope and log attribute structured metadata, names normalised as Loki does ({@link
+ * #name}: {@code service.name} to {@code service_name}); {@code severity_text} is kept as metadata
+ * {@code severity_text}, a trace id as {@code trace_id}. A tenant's {@code
+ * limits_config.otlp_config} may promote log attributes with {@code action: index_label}: the
+ * attribute names given to {@link #promoting} are such a configuration.
  */
 public final class LokiOtlpRules {
 
@@ -107,14 +107,31 @@ public final class LokiOtlpRules {
     return metadata;
   }
 
-  /** A Prometheus label name: every character but letters, digits and {@code _} as {@code _}. */
+  /**
+   * The label name Loki gives an attribute, as Prometheus' {@code otlptranslator.LabelNamer} makes
+   * it (UTF-8 names off, Loki's setting): every run of characters other than ASCII letters and
+   * digits becomes one {@code _}, a {@code __name__} keeps its wrapping, a name starting with a
+   * digit gets {@code key_} in front.
+   */
   static String name(String attribute) {
-    StringBuilder b = new StringBuilder(attribute.length());
-    for (int i = 0; i < attribute.length(); i++) {
-      char c = attribute.charAt(i);
-      boolean ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9';
-      b.append(ok && !(i == 0 && c >= '0' && c <= '9') ? c : '_');
+    String inner = attribute;
+    boolean reserved = inner.length() >= 4 && inner.startsWith("__") && inner.endsWith("__");
+    if (reserved) {
+      inner = inner.substring(2, inner.length() - 2);
     }
-    return b.toString();
+    StringBuilder b = new StringBuilder(inner.length());
+    boolean underscore = false;
+    for (int i = 0; i < inner.length(); i++) {
+      char c = inner.charAt(i);
+      if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+        b.append(c);
+        underscore = false;
+      } else if (!underscore) {
+        b.append('_');
+        underscore = true;
+      }
+    }
+    String out = reserved ? "__" + b + "__" : b.toString();
+    return !out.isEmpty() && Character.isDigit(out.charAt(0)) ? "key_" + out : out;
   }
 }

@@ -70,11 +70,12 @@ public final class Simulator implements AutoCloseable {
     }
     FakeOtlpLogs otlp;
     try {
-      // as Loki 3 with the otlp_config of docs/sinks/otlp.md: event_type and source are labels
+      // as Loki 3 with the otlp_config of docs/sinks/otlp.md: event_type, source and late are
+      // labels
       otlp =
           FakeOtlpLogs.builder()
               .port(options.otlpPort())
-              .rules(LokiOtlpRules.promoting(java.util.Set.of("event_type", "source")))
+              .rules(LokiOtlpRules.promoting(java.util.Set.of("event_type", "source", "late")))
               .start();
     } catch (IOException e) {
       loki.close();
