@@ -73,9 +73,9 @@ bench-cpu ROUNDS="5":
 bench-otlp *ARGS:
     {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp -Dbench.args='OtlpEncodeBenchmark {{ARGS}}' process-test-classes
 
-# The same OTLP encode operations timed by thread CPU time; argument = rounds.
-bench-otlp-cpu ROUNDS="5":
-    {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp -Dbench.main=io.sf2loki.otlp.OtlpEncodeCpuProbe -Dbench.args={{ROUNDS}} process-test-classes
+# The same OTLP encode operations timed by thread CPU time; arguments = rounds, gzip level.
+bench-otlp-cpu ROUNDS="5" LEVEL="1":
+    {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp -Dbench.main=io.sf2loki.otlp.OtlpEncodeCpuProbe '-Dbench.args={{ROUNDS}} {{LEVEL}}' process-test-classes
 
 # The OTLP sink end to end next to the Loki sink, in one run: the same in-memory source and entries
 # through the Pipeline into each, to lean loopback receivers, alternating (docs/performance.md).

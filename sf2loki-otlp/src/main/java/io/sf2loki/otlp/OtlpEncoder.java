@@ -20,7 +20,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Encodes entries as one {@code ExportLogsServiceRequest}: protobuf with the official {@code
@@ -69,16 +68,18 @@ final class OtlpEncoder {
    * @param observedNanos the records' {@code observed_time_unix_nano}: when sf2loki exported them
    */
   Body encode(List<LogEntry> entries, long observedNanos) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(256 + entries.size() * 512);
-    try (OutputStream sink = gzip ? new LeveledGzip(out, gzipLevel) : out) {
-      if (encoding == OtlpSinkConfig.Encoding.JSON) {
-        writeJson(entries, observedNanos, sink);
-      } else {
-        request(entries, observedNanos).writeTo(sink);
-      }
+    byte[] raw;
+    if (encoding == OtlpSinkConfig.Encoding.JSON) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(256 + entries.size() * 1536);
+      writeJson(entries, observedNanos, out);
+      raw = out.toByteArray();
+    } else {
+      // Serialised once into an array of the exact size, not streamed through gzip field by
+      // field: the deflate below then runs over the whole body in one pass.
+      raw = request(entries, observedNanos).toByteArray();
     }
     return new Body(
-        out.toByteArray(),
+        gzip ? Gzip.compress(raw, gzipLevel) : raw,
         encoding.contentType,
         gzip ? Optional.of("gzip") : Optional.<String>empty());
   }
@@ -202,16 +203,5 @@ final class OtlpEncoder {
     g.writeStringField("stringValue", value);
     g.writeEndObject();
     g.writeEndObject();
-  }
-
-  /**
-   * gzip at a chosen level: {@link GZIPOutputStream} always deflates at the default level (6),
-   * which costs about three times the CPU of level 1 on these bodies (docs/performance.md).
-   */
-  private static final class LeveledGzip extends GZIPOutputStream {
-    LeveledGzip(OutputStream out, int level) throws IOException {
-      super(out, 8192);
-      def.setLevel(level);
-    }
   }
 }

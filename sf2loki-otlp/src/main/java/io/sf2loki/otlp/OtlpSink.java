@@ -12,13 +12,9 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -40,16 +36,17 @@ import org.slf4j.LoggerFactory;
  * LokiWindows} instead: planned against the Loki's time windows by the Loki sink's policies, then
  * exported, bisected and dead-lettered as the Loki sink does.
  *
+ * <p>When the pipeline calls {@link #prepare} on the lane's batching thread, the batch is encoded
+ * and compressed there, ahead of its push; the lane's retries send that same body, never encoding
+ * or compressing the records again ({@link PreparedExports}). Not with {@code sink.otlp.loki}: the
+ * plan, made at push time, decides which entries go in which export.
+ *
  * <p>Thread-safe: both lanes push concurrently over one pooled HTTP client. {@link #close} when
  * done.
  */
 public final class OtlpSink implements Sink, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(OtlpSink.class);
-
-  // Batches whose push failed part-way, with the entries already delivered or dropped, so the
-  // lane's retry sends only the rest. Bounded: a batch abandoned at shutdown is never retried.
-  private static final int MAX_UNFINISHED = 16;
 
   private final OtlpSinkConfig config;
   private final OtlpHttpTransport transport;
@@ -60,8 +57,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
   private final String target;
   private final Optional<LokiWindows> lokiWindows; // when the endpoint is a Loki (sink.otlp.loki)
   private final AtomicInteger authFailures = new AtomicInteger();
-  private final Map<Batch, Set<LogEntry>> unfinished =
-      Collections.synchronizedMap(new IdentityHashMap<>());
+  private final PreparedExports exports = new PreparedExports();
 
   /**
    * Creates the sink and its HTTP client.
@@ -110,46 +106,55 @@ public final class OtlpSink implements Sink, AutoCloseable {
 
   @Override
   public void push(Batch batch) throws RetryableSinkException, InterruptedException {
-    Set<LogEntry> resolved =
-        unfinished.getOrDefault(batch, Collections.newSetFromMap(new IdentityHashMap<>()));
-    List<LogEntry> pending =
-        batch.deliverable().stream().filter(e -> !resolved.contains(e)).toList();
-    long observed = nanos(clock.instant());
-    try {
-      if (lokiWindows.isPresent()) {
-        lokiWindows.get().push(batch, pending, resolved, this, observed);
-      } else {
-        new Delivery(resolved, observed).deliver(pending);
-      }
-    } catch (RetryableSinkException | InterruptedException | RuntimeException e) {
-      if (!resolved.isEmpty()) {
-        synchronized (unfinished) {
-          if (unfinished.size() >= MAX_UNFINISHED) {
-            unfinished.clear();
-          }
-          unfinished.put(batch, resolved);
-        }
-      }
-      throw e;
+    PreparedExports.Export export =
+        exports.find(batch).orElseGet(() -> exports.put(newExport(batch)));
+    // On a failure the export stays, with its body and what it resolved, for the lane's retry.
+    if (lokiWindows.isPresent()) {
+      lokiWindows
+          .get()
+          .push(batch, export.pending(), export.resolved(), this, export.observedNanos());
+    } else {
+      new Delivery(export).deliver(export.pending());
     }
-    unfinished.remove(batch);
+    exports.remove(batch); // delivered (or its rejects dropped): never pushed again
   }
 
-  /** One push's sends, with what it resolved so far. */
-  private final class Delivery {
-    private final Set<LogEntry> resolved;
-    private final long observedNanos;
+  /**
+   * Encodes and compresses {@code batch} ahead of its push (on the lane's batching thread, while
+   * the previous batch is in push). An encoding failure is left for the push to report.
+   */
+  @Override
+  public void prepare(Batch batch) {
+    if (batch.isCheckpointOnly() || lokiWindows.isPresent() || exports.find(batch).isPresent()) {
+      // Never pushed, so a slot for it would only be evicted, possibly before a live one.
+      return;
+    }
+    PreparedExports.Export export = newExport(batch);
+    try {
+      export.body().set(encoder.encode(export.entries(), export.observedNanos()));
+    } catch (IOException e) {
+      LOG.debug("encoding ahead of the push failed; the push encodes again", e);
+    }
+    exports.put(export);
+  }
 
-    Delivery(Set<LogEntry> resolved, long observedNanos) {
-      this.resolved = resolved;
-      this.observedNanos = observedNanos;
+  private PreparedExports.Export newExport(Batch batch) {
+    return new PreparedExports.Export(batch, batch.deliverable(), nanos(clock.instant()), null);
+  }
+
+  /** One push's sends, recording what it resolved in the batch's export. */
+  private final class Delivery {
+    private final PreparedExports.Export export;
+
+    Delivery(PreparedExports.Export export) {
+      this.export = export;
     }
 
     void deliver(List<LogEntry> send) throws RetryableSinkException, InterruptedException {
       if (send.isEmpty()) {
         return;
       }
-      OtlpEncoder.Body body = encode(send, observedNanos);
+      OtlpEncoder.Body body = body(send);
       OtlpHttpTransport.Response r = attempt(body);
       int s = r.status();
       String reason;
@@ -158,7 +163,9 @@ public final class OtlpSink implements Sink, AutoCloseable {
         OtlpAnswers.Outcome outcome = OtlpAnswers.outcome(r.contentType(), r.body());
         if (outcome.rejected() <= 0) {
           metrics.bytesPushed(body.bytes().length);
-          resolved.addAll(send);
+          if (send != export.entries()) { // all of them: the export is done, nothing to record
+            export.resolved().addAll(send);
+          }
           return;
         }
         metrics.rejected(Math.min(outcome.rejected(), send.size()));
@@ -184,7 +191,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
     private void drop(List<LogEntry> entries, String reason, int status, String message) {
       String error = message.isEmpty() ? "(no message)" : message;
       for (LogEntry e : entries) {
-        resolved.add(e);
+        export.resolved().add(e);
         metrics.dropped(e, reason);
         deadLetter(e, reason, status, error);
       }
@@ -197,8 +204,27 @@ public final class OtlpSink implements Sink, AutoCloseable {
           status,
           HttpSinkSupport.describe(message));
     }
+
+    /** The body of {@code send}: the export's own for all of its entries, made once. */
+    private OtlpEncoder.Body body(List<LogEntry> send) throws RetryableSinkException {
+      boolean whole = send == export.entries();
+      OtlpEncoder.Body body = whole ? export.body().get() : null;
+      if (body == null) {
+        try {
+          body = encoder.encode(send, export.observedNanos());
+        } catch (IOException e) {
+          throw new RetryableSinkException(
+              "cannot encode export body: " + e.getMessage(), 0, null, e);
+        }
+        if (whole) {
+          export.body().set(body);
+        }
+      }
+      return body;
+    }
   }
 
+  /** A body for {@code entries} made now (planned exports: their entries are known only then). */
   OtlpEncoder.Body encode(List<LogEntry> entries, long observedNanos)
       throws RetryableSinkException {
     try {

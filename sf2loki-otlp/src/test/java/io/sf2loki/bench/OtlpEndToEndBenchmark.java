@@ -39,7 +39,7 @@ import java.util.Random;
  *   <li>{@code rounds=3} measured runs of each sink, alternating (Loki first)
  *   <li>{@code receiver=null} {@code null} reads the body; {@code decode} also decompresses and
  *       parses it (the Loki side with the testkit's push decoder), counting what arrived
- *   <li>{@code compression=gzip} or {@code none}, {@code compression_level=6}: the OTLP sink's
+ *   <li>{@code compression=gzip} or {@code none}, {@code compression_level=1}: the OTLP sink's
  *       {@code sink.otlp.compression} and {@code compression_level}
  *   <li>{@code warmup=600000} entries pushed first through each sink, in {@code warmup_rounds=3}
  *       pipelines, as {@code just bench-e2e} does
@@ -66,7 +66,7 @@ public final class OtlpEndToEndBenchmark {
     int rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
     String receiverKind = o.getOrDefault("receiver", "null");
     boolean gzip = !"none".equals(o.getOrDefault("compression", "gzip"));
-    int level = Integer.parseInt(o.getOrDefault("compression_level", "6"));
+    int level = Integer.parseInt(o.getOrDefault("compression_level", "1"));
     // bench-e2e's default sink.loki.batch (the lanes' batching is the same for both sinks)
     LaneConfig batch =
         LaneConfig.defaults().withBatch(1000, 1048576, Duration.ofSeconds(1), 10000, 268435456);

@@ -14,7 +14,7 @@ public final class OtlpConfigs {
   private final URI url;
   private Encoding encoding = Encoding.PROTOBUF;
   private boolean gzip = true;
-  private int gzipLevel = 6;
+  private int gzipLevel = 1;
   private Map<String, String> headers = Map.of();
   private Optional<String> tenant = Optional.empty();
   private Optional<Secret> basic = Optional.empty();

@@ -10,7 +10,8 @@ import java.util.concurrent.Callable;
 /**
  * The {@link OtlpEncodeBenchmark} operations timed by this thread's CPU clock instead of the wall
  * clock, so the figures hold on a shared, loaded machine; rounds interleave the candidates so drift
- * hits all alike (as sf2loki-loki's {@code EncodeCpuProbe}). Run: see docs/performance.md.
+ * hits all alike (as sf2loki-loki's {@code EncodeCpuProbe}). Arguments: rounds (5), gzip level (1).
+ * Run: see docs/performance.md.
  */
 public final class OtlpEncodeCpuProbe {
 
@@ -19,6 +20,7 @@ public final class OtlpEncodeCpuProbe {
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     OtlpEncodeBenchmark b = new OtlpEncodeBenchmark();
+    b.level = args.length > 1 ? Integer.parseInt(args[1]) : 1;
     b.setUp();
     Map<String, Callable<byte[]>> ops = new LinkedHashMap<>();
     ops.put("floorProtobufGzip", b::floorProtobufGzip);

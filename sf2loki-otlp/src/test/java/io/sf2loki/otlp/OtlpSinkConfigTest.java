@@ -98,10 +98,10 @@ class OtlpSinkConfigTest {
   }
 
   @Test
-  void theGzipLevelIsSixUnlessSetAndOneToNine() {
-    assertThat(bind("sink.otlp.url = \"http://c:4318\"").gzipLevel()).isEqualTo(6);
-    assertThat(bind("sink.otlp { url = \"http://c:4318\", compression_level = 1 }").gzipLevel())
-        .isEqualTo(1);
+  void theGzipLevelIsOneUnlessSetAndOneToNine() {
+    assertThat(bind("sink.otlp.url = \"http://c:4318\"").gzipLevel()).isEqualTo(1);
+    assertThat(bind("sink.otlp { url = \"http://c:4318\", compression_level = 6 }").gzipLevel())
+        .isEqualTo(6);
     assertThatThrownBy(() -> bind("sink.otlp { url = \"http://c:4318\", compression_level = 10 }"))
         .isInstanceOf(ConfigInvalidException.class)
         .hasMessageContaining("sink.otlp.compression_level");
