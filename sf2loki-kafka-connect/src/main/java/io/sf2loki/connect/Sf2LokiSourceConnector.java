@@ -8,12 +8,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
+import org.apache.kafka.connect.source.SourceTask;
 
 /**
  * sf2loki's Salesforce sources as a Kafka Connect source connector. The sf2loki configuration is
@@ -22,6 +26,9 @@ import org.apache.kafka.connect.source.SourceConnector;
  * Each org runs whole in one task.
  */
 public final class Sf2LokiSourceConnector extends SourceConnector {
+
+  /** The {@code transaction.boundary} under which this connector is exactly-once. */
+  static final String CONNECTOR_BOUNDARY = "connector";
 
   private Map<String, String> properties = Map.of();
   private List<String> orgs = List.of();
@@ -102,6 +109,52 @@ public final class Sf2LokiSourceConnector extends SourceConnector {
       configs.add(config);
     }
     return configs;
+  }
+
+  /**
+   * Exactly-once delivery into Kafka (KIP-618) when the task defines the transactions ({@code
+   * transaction.boundary=connector}): each transaction then ends at a record that carries a resume
+   * position, so an aborted one is read again whole and a committed one is never read again.
+   * Connect's {@code poll} and {@code interval} boundaries can end a transaction in the middle of a
+   * LogFile, between two positions, so they are not exactly-once.
+   */
+  @Override
+  public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+    return CONNECTOR_BOUNDARY.equalsIgnoreCase(
+            connectorConfig.getOrDefault(SourceTask.TRANSACTION_BOUNDARY_CONFIG, "poll"))
+        ? ExactlyOnceSupport.SUPPORTED
+        : ExactlyOnceSupport.UNSUPPORTED;
+  }
+
+  @Override
+  public ConnectorTransactionBoundaries canDefineTransactionBoundaries(
+      Map<String, String> connectorConfig) {
+    return ConnectorTransactionBoundaries.SUPPORTED;
+  }
+
+  /**
+   * Validates offsets written through Connect's REST API (KIP-875) as {@code sf2loki state set}
+   * validates a checkpoint ({@link OffsetRepairs}); Connect answers 400 with the message.
+   *
+   * @throws ConnectException naming every partition that may not be written
+   */
+  @Override
+  public boolean alterOffsets(
+      Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
+    Shards shards;
+    try {
+      shards =
+          new ConnectorSettings(connectorConfig)
+              .bind(getClass().getClassLoader(), ConnectEnvironment.variables());
+    } catch (ConfigInvalidException e) {
+      throw new ConnectException("invalid sf2loki configuration: " + e.getMessage(), e);
+    }
+    List<String> problems =
+        OffsetRepairs.problems(Set.copyOf(ConnectorSettings.orgNames(shards)), offsets);
+    if (!problems.isEmpty()) {
+      throw new ConnectException(String.join("; ", problems));
+    }
+    return true;
   }
 
   @Override

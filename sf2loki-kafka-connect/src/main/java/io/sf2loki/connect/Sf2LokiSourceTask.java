@@ -18,6 +18,7 @@ import java.util.Optional;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
+import org.apache.kafka.connect.source.TransactionContext;
 
 /**
  * Runs the sources of the orgs {@code taskConfigs} gave it ({@link OrgRun}) and hands their entries
@@ -90,6 +91,7 @@ public final class Sf2LokiSourceTask extends SourceTask {
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
     List<SourceRecord> records = queue.poll(POLL_WAIT);
+    endTransactionAtLastPosition(records);
     if (records.isEmpty()) {
       for (OrgRun run : runs) {
         Optional<String> failure = run.failure();
@@ -99,6 +101,24 @@ public final class Sf2LokiSourceTask extends SourceTask {
       }
     }
     return records;
+  }
+
+  /**
+   * Under {@code transaction.boundary=connector} (exactly-once), ends the open transaction at the
+   * last record of {@code records} that carries a resume position: the records after it, and any
+   * rows of a LogFile before its next position, wait for the next one.
+   */
+  private void endTransactionAtLastPosition(List<SourceRecord> records) {
+    TransactionContext transactions = context.transactionContext();
+    if (transactions == null) {
+      return;
+    }
+    for (int i = records.size() - 1; i >= 0; i--) {
+      if (records.get(i).sourcePartition() != null) {
+        transactions.commitTransaction(records.get(i));
+        return;
+      }
+    }
   }
 
   /**

@@ -36,11 +36,21 @@ final class ConnectCluster implements AutoCloseable {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String group = "sf2loki-connect-" + UUID.randomUUID();
 
-  private ConnectCluster(KafkaClusterTestKit kafka) {
+  private final boolean exactlyOnce;
+
+  private ConnectCluster(KafkaClusterTestKit kafka, boolean exactlyOnce) {
     this.kafka = kafka;
+    this.exactlyOnce = exactlyOnce;
   }
 
   static ConnectCluster start(Path dir, int workers) throws Exception {
+    return start(dir, workers, false);
+  }
+
+  /**
+   * @param exactlyOnce workers with {@code exactly.once.source.support=enabled} (KIP-618)
+   */
+  static ConnectCluster start(Path dir, int workers, boolean exactlyOnce) throws Exception {
     KafkaClusterTestKit kafka =
         new KafkaClusterTestKit.Builder(
                 new TestKitNodes.Builder()
@@ -58,7 +68,7 @@ final class ConnectCluster implements AutoCloseable {
     kafka.format();
     kafka.startup();
     kafka.waitForReadyBrokers();
-    ConnectCluster cluster = new ConnectCluster(kafka);
+    ConnectCluster cluster = new ConnectCluster(kafka, exactlyOnce);
     for (int i = 0; i < workers; i++) {
       cluster.addWorker();
     }
@@ -94,6 +104,9 @@ final class ConnectCluster implements AutoCloseable {
     props.put("session.timeout.ms", "6000");
     // every plugin on the class path has a ServiceLoader manifest: no minute-long class scan
     props.put("plugin.discovery", "service_load");
+    if (exactlyOnce) {
+      props.put("exactly.once.source.support", "enabled");
+    }
     workers.add(new ConnectDistributed().startConnect(props));
   }
 

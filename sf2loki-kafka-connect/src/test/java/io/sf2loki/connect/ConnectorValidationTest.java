@@ -121,4 +121,16 @@ class ConnectorValidationTest {
     assertThat(Optional.ofNullable(connector.taskConfigs(2).get(0).get("topic")))
         .contains("salesforce");
   }
+
+  @Test
+  void exactlyOnceOnlyWhenTheConnectorEndsTheTransactionsAtPositions() {
+    Sf2LokiSourceConnector connector = new Sf2LokiSourceConnector();
+
+    assertThat(connector.exactlyOnceSupport(Map.of("transaction.boundary", "connector")))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.SUPPORTED);
+    assertThat(connector.exactlyOnceSupport(Map.of("transaction.boundary", "poll")))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
+    assertThat(connector.exactlyOnceSupport(Map.of()))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
+  }
 }
