@@ -130,6 +130,28 @@ public final class ConfiguredEngine {
     return sources(shard.config(), own, deploymentLabels(shard.config()));
   }
 
+  /**
+   * The sink of {@code config} as the engine creates it (the promoted labels of its sources kept):
+   * for a launcher that delivers entries it did not read itself (the Kafka Connect sink task).
+   *
+   * @throws UncheckedIOException when the sink's TLS material cannot be loaded
+   */
+  public static Sink sink(Sf2LokiConfig config, EngineEnvironment environment) {
+    try {
+      return config
+          .sink()
+          .create(
+              new SinkEnvironment(
+                  environment.clock(),
+                  environment.metrics(),
+                  environment.random(),
+                  promotedLabels(config)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
+    }
+  }
+
   private static EngineEnvironment ofOrg(EngineEnvironment environment, Shard.Org org) {
     return new EngineEnvironment(
         environment.clock(),
@@ -195,18 +217,7 @@ public final class ConfiguredEngine {
             new CoordinatorEnvironment(
                 clock, ticker, floor, registry, variables, environment.threads()));
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
-    Sink sink;
-    try {
-      sink =
-          config
-              .sink()
-              .create(
-                  new SinkEnvironment(
-                      clock, registry, environment.random(), promotedLabels(config)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
-    }
+    Sink sink = sink(config, environment);
     Map<String, String> labels = deploymentLabels(config);
     runLabels.forEach(
         (name, value) -> {

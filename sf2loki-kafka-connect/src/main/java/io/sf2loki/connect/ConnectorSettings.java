@@ -39,8 +39,12 @@ final class ConnectorSettings extends AbstractConfig {
   private static final String SINK_PLACEHOLDER =
       "sink.loki.url = \"http://kafka-connect-delivers.invalid\"\n";
 
+  /** The sink connector's keys: the sf2loki configuration, whose {@code sink.loki} it uses. */
+  static final ConfigDef SINK_DEFINITION = sf2lokiConfig(new ConfigDef());
+
+  /** The source connector's keys. */
   static final ConfigDef DEFINITION =
-      new ConfigDef()
+      sf2lokiConfig(new ConfigDef())
           .define(
               TOPIC,
               ConfigDef.Type.STRING,
@@ -49,21 +53,6 @@ final class ConnectorSettings extends AbstractConfig {
               ConfigDef.Importance.HIGH,
               "The Kafka topic every entry is written to.")
           .define(
-              CONFIG,
-              ConfigDef.Type.STRING,
-              "",
-              ConfigDef.Importance.HIGH,
-              "The sf2loki configuration (HOCON, as the daemon's config file): salesforce, sources"
-                  + " and orgs. ${NAME} reads the worker's environment variable NAME. Set this or "
-                  + CONFIG_FILE
-                  + ".")
-          .define(
-              CONFIG_FILE,
-              ConfigDef.Type.STRING,
-              "",
-              ConfigDef.Importance.HIGH,
-              "Path of the sf2loki configuration file on every worker; instead of " + CONFIG + ".")
-          .define(
               POLL_MAX_RECORDS,
               ConfigDef.Type.INT,
               500,
@@ -71,8 +60,41 @@ final class ConnectorSettings extends AbstractConfig {
               ConfigDef.Importance.LOW,
               "Most records one poll hands to Connect; the sources block while this many wait.");
 
+  private static ConfigDef sf2lokiConfig(ConfigDef definition) {
+    return definition
+        .define(
+            CONFIG,
+            ConfigDef.Type.STRING,
+            "",
+            ConfigDef.Importance.HIGH,
+            "The sf2loki configuration (HOCON, as the daemon's config file): salesforce, sources"
+                + " and orgs. ${NAME} reads the worker's environment variable NAME. Set this or "
+                + CONFIG_FILE
+                + ".")
+        .define(
+            CONFIG_FILE,
+            ConfigDef.Type.STRING,
+            "",
+            ConfigDef.Importance.HIGH,
+            "Path of the sf2loki configuration file on every worker; instead of " + CONFIG + ".");
+  }
+
+  private final boolean delivers;
+
+  /** The source connector's settings: Connect delivers, so {@code sink.loki.url} is optional. */
   ConnectorSettings(Map<String, String> properties) {
     super(DEFINITION, properties);
+    this.delivers = false;
+  }
+
+  private ConnectorSettings(ConfigDef definition, Map<String, String> properties) {
+    super(definition, properties);
+    this.delivers = true;
+  }
+
+  /** The sink connector's settings: it delivers to {@code sink.loki}, so its URL is required. */
+  static ConnectorSettings ofSink(Map<String, String> properties) {
+    return new ConnectorSettings(SINK_DEFINITION, properties);
   }
 
   String topic() {
@@ -113,9 +135,10 @@ final class ConnectorSettings extends AbstractConfig {
     } else {
       text = inline;
     }
-    // Connect delivers the entries: the sink section only labels them, so its URL is optional
+    // for the source connector Connect delivers the entries: the sink section only labels them
     LoadedConfig loaded =
-        new ConfigLoader(classLoader, environment).loadString(SINK_PLACEHOLDER + text);
+        new ConfigLoader(classLoader, environment)
+            .loadString(delivers ? text : SINK_PLACEHOLDER + text);
     return Shards.bind(loaded, classLoader);
   }
 

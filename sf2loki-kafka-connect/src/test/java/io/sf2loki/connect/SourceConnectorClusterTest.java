@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.testkit.TestTiming;
+import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -168,5 +170,46 @@ class SourceConnectorClusterTest {
         .until(() -> new HashSet<>(lines("drain")).size() >= 6000);
     Set<String> distinct = new HashSet<>(lines("drain"));
     assertThat(distinct).hasSize(6000);
+  }
+
+  @Test
+  void salesforceToKafkaToLokiLosesNothingWhenAWorkerStopsAndLokiAnswers429() throws Exception {
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 1500);
+    org.addLogFile("Logout", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 1500);
+    try (FakeLoki loki = FakeLoki.start()) {
+      loki.addFault(Fault.status(429, 2));
+      create(
+          "e2e-source",
+          "e2e",
+          SourceTaskTest.hocon(org)
+              .replace("event_types = [Login]", "event_types = [Login, Logout]"),
+          1);
+      Map<String, String> sink =
+          Map.of(
+              "connector.class",
+              LokiSinkConnector.class.getName(),
+              "tasks.max",
+              "2",
+              "topics",
+              "e2e",
+              "sf2loki.config",
+              SourceTaskTest.hocon(org)
+                  + "sink.loki { url = \"%s\", batch.max_entries = 200 }\n"
+                      .formatted(loki.baseUri()));
+      var answer = cluster.send("PUT", "connectors/e2e-sink/config", JSON.writeValueAsString(sink));
+      assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201);
+      connectors.add("e2e-sink");
+      await().atMost(TestTiming.seconds(90)).until(() -> !loki.lines().isEmpty());
+
+      cluster.stopWorker(0);
+      cluster.addWorker();
+
+      await()
+          .atMost(TestTiming.seconds(120))
+          .pollInterval(TestTiming.seconds(1))
+          .until(() -> new HashSet<>(loki.lines()).size() >= 3000);
+      assertThat(new HashSet<>(loki.lines())).hasSize(3000);
+      assertThat(loki.pendingFaults()).isZero();
+    }
   }
 }
