@@ -1,6 +1,7 @@
 package io.sf2loki.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,12 +9,23 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The packaged Connect plugin directory: what a worker's plugin.path gets. */
+/**
+ * The packaged Connect plugin directory: what a worker's plugin.path gets. Failsafe runs it after
+ * packaging and names the directory; a surefire run picked by -Dtest skips it.
+ */
 class PluginPackageIT {
 
-  private static final Path PLUGIN = Path.of(System.getProperty("plugin.dir"));
+  private static Path PLUGIN;
+
+  @BeforeAll
+  static void packaged() {
+    String dir = System.getProperty("plugin.dir");
+    assumeTrue(dir != null, "plugin.dir is set by failsafe once the plugin is packaged");
+    PLUGIN = Path.of(dir);
+  }
 
   private static List<String> jars() throws IOException {
     try (Stream<Path> files = Files.list(PLUGIN.resolve("lib"))) {
