@@ -108,13 +108,7 @@ public final class ConfiguredEngine {
       return create(shard.config(), environment, variables);
     }
     Shard.Org org = shard.org().get();
-    EngineEnvironment own =
-        new EngineEnvironment(
-            environment.clock(),
-            environment.ticker(),
-            environment.random(),
-            new OrgThreads(environment.threads(), org.name()),
-            OrgMeters.of(environment.metrics(), org.name()));
+    EngineEnvironment own = ofOrg(environment, org);
     return compose(
         shard.config(),
         own,
@@ -123,6 +117,77 @@ public final class ConfiguredEngine {
         (document, stores) ->
             OrgKeyView.of(document, org, new LegacyDocument(org.legacyDocument(), stores)),
         coordination -> coordination.withShard(org.name(), balance));
+  }
+
+  /**
+   * The sources of {@code shard} as {@link #create(Shard, EngineEnvironment, Map, ShardBalance)}
+   * composes them (the same labels, session, meters tagged with the org and org threads), without
+   * the store, the coordinator or the sink: for a launcher whose framework keeps the positions and
+   * delivers the entries itself. No network I/O.
+   */
+  public static ShardSources sources(Shard shard, EngineEnvironment environment) {
+    EngineEnvironment own = shard.org().map(org -> ofOrg(environment, org)).orElse(environment);
+    return sources(shard.config(), own, deploymentLabels(shard.config()));
+  }
+
+  /**
+   * The sink of {@code config} as the engine creates it (the promoted labels of its sources kept):
+   * for a launcher that delivers entries it did not read itself (the Kafka Connect sink task).
+   *
+   * @throws UncheckedIOException when the sink's TLS material cannot be loaded
+   */
+  public static Sink sink(Sf2LokiConfig config, EngineEnvironment environment) {
+    try {
+      return config
+          .sink()
+          .create(
+              new SinkEnvironment(
+                  environment.clock(),
+                  environment.metrics(),
+                  environment.random(),
+                  promotedLabels(config)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
+    }
+  }
+
+  private static EngineEnvironment ofOrg(EngineEnvironment environment, Shard.Org org) {
+    return new EngineEnvironment(
+        environment.clock(),
+        environment.ticker(),
+        environment.random(),
+        new OrgThreads(environment.threads(), org.name()),
+        OrgMeters.of(environment.metrics(), org.name()));
+  }
+
+  private static ShardSources sources(
+      Sf2LokiConfig config, EngineEnvironment environment, Map<String, String> labels) {
+    SourceEnvironment sourceEnvironment =
+        new SourceEnvironment(
+            environment.clock(),
+            environment.ticker(),
+            environment.random(),
+            environment.threads(),
+            environment.metrics(),
+            labels,
+            config.categoryOwnership());
+    List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
+    Optional<OrgSession> session = openSession(factories, sourceEnvironment);
+    TermSources sources =
+        () -> {
+          // Created at every acquire, after the login: the org id it resolved labels the entries.
+          SourceEnvironment term =
+              session
+                  .map(s -> sourceEnvironment.withSession(s, withOrgId(labels, s.identity())))
+                  .orElse(sourceEnvironment);
+          List<Source> all = new ArrayList<>();
+          for (SourceProvider.Factory factory : factories) {
+            all.addAll(factory.create(term));
+          }
+          return all;
+        };
+    return new ShardSources(sources, session);
   }
 
   /** How a composition sees the store it created: as it is, or through an org's view. */
@@ -152,18 +217,7 @@ public final class ConfiguredEngine {
             new CoordinatorEnvironment(
                 clock, ticker, floor, registry, variables, environment.threads()));
     Supplier<Coordinator> coordinators = () -> config.coordinator().create(coordination);
-    Sink sink;
-    try {
-      sink =
-          config
-              .sink()
-              .create(
-                  new SinkEnvironment(
-                      clock, registry, environment.random(), promotedLabels(config)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot set up the " + config.sinkType() + " sink: " + e.getMessage(), e);
-    }
+    Sink sink = sink(config, environment);
     Map<String, String> labels = deploymentLabels(config);
     runLabels.forEach(
         (name, value) -> {
@@ -173,33 +227,10 @@ public final class ConfiguredEngine {
           }
           labels.put(name, value);
         });
-    SourceEnvironment sourceEnvironment =
-        new SourceEnvironment(
-            clock,
-            ticker,
-            environment.random(),
-            environment.threads(),
-            registry,
-            labels,
-            config.categoryOwnership());
-    List<SourceProvider.Factory> factories = List.copyOf(config.sources().values());
-    Optional<OrgSession> session = openSession(factories, sourceEnvironment);
-    TermSources sources =
-        () -> {
-          // Created at every acquire, after the login: the org id it resolved labels the entries.
-          SourceEnvironment term =
-              session
-                  .map(s -> sourceEnvironment.withSession(s, withOrgId(labels, s.identity())))
-                  .orElse(sourceEnvironment);
-          List<Source> all = new ArrayList<>();
-          for (SourceProvider.Factory factory : factories) {
-            all.addAll(factory.create(term));
-          }
-          return all;
-        };
-    return Engine.builder(coordinators, store, sink, sources, environment)
+    ShardSources sources = sources(config, environment, labels);
+    return Engine.builder(coordinators, store, sink, sources.sources(), environment)
         .settings(settings(config, labels))
-        .orgSessions(session.stream().toList())
+        .orgSessions(sources.session().stream().toList())
         .build();
   }
 

@@ -17,18 +17,19 @@ import java.util.Set;
  * {@link FailureClass#UNEXPECTED}, permanent: a bug or a case nobody foresaw, which trying again a
  * few times cannot hide for long. A store failure that names no resource names the engine's store.
  */
-final class FailureClassifier {
+public final class FailureClassifier {
 
   private final String storeLocation;
 
   /**
    * @param storeLocation the engine's checkpoint store, named by store failures that name nothing
    */
-  FailureClassifier(String storeLocation) {
+  public FailureClassifier(String storeLocation) {
     this.storeLocation = storeLocation;
   }
 
-  FailureClass classify(Throwable failure) {
+  /** What {@code failure} is: transient or permanent, its reason and resource. */
+  public FailureClass classify(Throwable failure) {
     Set<Throwable> seen = new HashSet<>();
     for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
       if (t instanceof ClassifiedFailure classified) {

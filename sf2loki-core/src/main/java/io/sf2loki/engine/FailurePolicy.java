@@ -40,7 +40,7 @@ public record FailurePolicy(int permanentAttempts, Duration backoffMin, Duration
   }
 
   /** The waits, with {@code random}'s jitter. */
-  Backoff backoff(RandomGenerator random) {
+  public Backoff backoff(RandomGenerator random) {
     return Backoff.exponential(backoffMin, backoffMax, random);
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.config.orgs.Shard;
 import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.source.checkpoint.CheckpointValues;
 import io.sf2loki.spi.CheckpointStore;
 import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.StoreLockedException;

@@ -1,4 +1,4 @@
-package io.sf2loki.cli.command;
+package io.sf2loki.source.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

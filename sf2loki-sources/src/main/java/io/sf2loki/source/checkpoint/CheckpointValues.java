@@ -1,4 +1,4 @@
-package io.sf2loki.cli.command;
+package io.sf2loki.source.checkpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,10 +11,11 @@ import java.util.Base64;
 import java.util.Optional;
 
 /**
- * Validates a value typed on the command line against its key's namespace, so a repair cannot write
- * a cursor its source would fail to parse. Unknown namespaces need {@code --force}.
+ * Validates a checkpoint value against its key's namespace, so a repair cannot write a cursor its
+ * source would fail to parse: the CLI's {@code state set} and the Kafka Connect connector's {@code
+ * alterOffsets} (the REST offsets API). Unknown namespaces need {@code force}.
  */
-final class CheckpointValues {
+public final class CheckpointValues {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter SALESFORCE =
@@ -25,7 +26,7 @@ final class CheckpointValues {
   /**
    * @return a problem description, or empty when the value fits the key's namespace
    */
-  static Optional<String> problem(String key, String value, boolean force) {
+  public static Optional<String> problem(String key, String value, boolean force) {
     String bare =
         key.startsWith("org=") && key.indexOf(':') > 0 ? key.substring(key.indexOf(':') + 1) : key;
     if (bare.startsWith("pubsub:")) {

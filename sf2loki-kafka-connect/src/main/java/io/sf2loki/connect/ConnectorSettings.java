@@ -1,0 +1,161 @@
+package io.sf2loki.connect;
+
+import io.sf2loki.config.ConfigInvalidException;
+import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.LoadedConfig;
+import io.sf2loki.config.orgs.Shards;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+
+/**
+ * The source connector's configuration: Connect's own keys through {@link ConfigDef}, and the
+ * sf2loki configuration (the daemon's HOCON, inline or as a file on the worker) bound by sf2loki's
+ * own binding, so that a connector is refused with exactly the messages of {@code sf2loki config
+ * check}.
+ */
+final class ConnectorSettings extends AbstractConfig {
+
+  static final String TOPIC = "topic";
+  static final String CONFIG = "sf2loki.config";
+  static final String CONFIG_FILE = "sf2loki.config.file";
+  static final String POLL_MAX_RECORDS = "sf2loki.poll.max.records";
+
+  /** The orgs one task runs, comma-separated; set by {@code taskConfigs}, never by the operator. */
+  static final String TASK_ORGS = "sf2loki.task.orgs";
+
+  /**
+   * A {@link io.sf2loki.config.orgs.Shard} of a single-org configuration has no name; its source
+   * partitions carry this one.
+   */
+  static final String SINGLE_ORG = "default";
+
+  /** Put before the operator's text, which may override it. */
+  private static final String SINK_PLACEHOLDER =
+      "sink.loki.url = \"http://kafka-connect-delivers.invalid\"\n";
+
+  /** The sink connector's keys: the sf2loki configuration, whose {@code sink.loki} it uses. */
+  static final ConfigDef SINK_DEFINITION = sf2lokiConfig(new ConfigDef());
+
+  /** The source connector's keys. */
+  static final ConfigDef DEFINITION =
+      sf2lokiConfig(new ConfigDef())
+          .define(
+              TOPIC,
+              ConfigDef.Type.STRING,
+              ConfigDef.NO_DEFAULT_VALUE,
+              new ConfigDef.NonEmptyString(),
+              ConfigDef.Importance.HIGH,
+              "The Kafka topic every entry is written to.")
+          .define(
+              POLL_MAX_RECORDS,
+              ConfigDef.Type.INT,
+              500,
+              ConfigDef.Range.between(1, 100_000),
+              ConfigDef.Importance.LOW,
+              "Most records one poll hands to Connect; the sources block while this many wait.");
+
+  private static ConfigDef sf2lokiConfig(ConfigDef definition) {
+    return definition
+        .define(
+            CONFIG,
+            ConfigDef.Type.STRING,
+            "",
+            ConfigDef.Importance.HIGH,
+            "The sf2loki configuration (HOCON, as the daemon's config file): salesforce, sources"
+                + " and orgs. ${NAME} reads the worker's environment variable NAME. Set this or "
+                + CONFIG_FILE
+                + ".")
+        .define(
+            CONFIG_FILE,
+            ConfigDef.Type.STRING,
+            "",
+            ConfigDef.Importance.HIGH,
+            "Path of the sf2loki configuration file on every worker; instead of " + CONFIG + ".");
+  }
+
+  private final boolean delivers;
+
+  /** The source connector's settings: Connect delivers, so {@code sink.loki.url} is optional. */
+  ConnectorSettings(Map<String, String> properties) {
+    super(DEFINITION, properties);
+    this.delivers = false;
+  }
+
+  private ConnectorSettings(ConfigDef definition, Map<String, String> properties) {
+    super(definition, properties);
+    this.delivers = true;
+  }
+
+  /** The sink connector's settings: it delivers to {@code sink.loki}, so its URL is required. */
+  static ConnectorSettings ofSink(Map<String, String> properties) {
+    return new ConnectorSettings(SINK_DEFINITION, properties);
+  }
+
+  String topic() {
+    return getString(TOPIC);
+  }
+
+  int pollMaxRecords() {
+    return getInt(POLL_MAX_RECORDS);
+  }
+
+  /** The key a problem of the sf2loki configuration is reported on. */
+  String configKey() {
+    return getString(CONFIG).isBlank() && !getString(CONFIG_FILE).isBlank() ? CONFIG_FILE : CONFIG;
+  }
+
+  /**
+   * Binds the sf2loki configuration as the daemon does: every org of {@code orgs} a shard, a
+   * single-org configuration one.
+   *
+   * @param environment the worker's environment ({@code ${NAME}} and {@code SF2LOKI_} overrides)
+   * @throws ConfigInvalidException with every problem, as {@code config check} words them
+   */
+  Shards bind(ClassLoader classLoader, Map<String, String> environment) {
+    String inline = getString(CONFIG);
+    String file = getString(CONFIG_FILE);
+    if (inline.isBlank() == file.isBlank()) {
+      throw ConfigInvalidException.of(
+          "", "set exactly one of " + CONFIG + " and " + CONFIG_FILE + " (the sf2loki config)");
+    }
+    String text;
+    if (inline.isBlank()) {
+      try {
+        text = Files.readString(Path.of(file));
+      } catch (IOException e) {
+        throw ConfigInvalidException.of(
+            "", "config file " + file + " cannot be read: " + e.getMessage());
+      }
+    } else {
+      text = inline;
+    }
+    // for the source connector Connect delivers the entries: the sink section only labels them
+    LoadedConfig loaded =
+        new ConfigLoader(classLoader, environment)
+            .loadString(delivers ? text : SINK_PLACEHOLDER + text);
+    return Shards.bind(loaded, classLoader);
+  }
+
+  /** The org names of {@code shards}, in the configuration's order. */
+  static List<String> orgNames(Shards shards) {
+    return shards.multiOrg() ? shards.orgNames() : List.of(SINGLE_ORG);
+  }
+
+  /** The orgs {@code taskConfigs} gave this task. */
+  List<String> taskOrgs() {
+    String orgs = originalsStrings().getOrDefault(TASK_ORGS, "");
+    List<String> out = new ArrayList<>();
+    for (String org : orgs.split(",")) {
+      if (!org.isBlank()) {
+        out.add(org.trim());
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,126 @@
+package io.sf2loki.connect;
+
+import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * How an entry travels through Kafka (docs/deployment/kafka-connect.md, "Record schema"): the key
+ * is the entry's Loki stream ({@code {job="sf2loki",...}}), so one stream stays in one partition
+ * and in order; the value a struct of the Loki entry; the record's timestamp the entry's, in
+ * milliseconds. The source partition is the org and the checkpoint key, the source offset the
+ * checkpoint token.
+ */
+final class EntryRecords {
+
+  /** Source partition field: the org's name ({@code default} for a single-org configuration). */
+  static final String ORG = "org";
+
+  /** Source partition field: the checkpoint key ({@code eventlogfile:Login}, ...). */
+  static final String KEY = "key";
+
+  /** Source offset field: the checkpoint token, opaque to Connect. */
+  static final String TOKEN = "token";
+
+  /** Header of a record that only advances a checkpoint; its key and value are null. */
+  static final String CHECKPOINT_ONLY_HEADER = "sf2loki.checkpoint_only";
+
+  static final Schema LABELS =
+      SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.STRING_SCHEMA).name("sf2loki.Labels").build();
+
+  /** Version 1 of the value: what a consumer needs to rebuild the Loki entry. */
+  static final Schema VALUE =
+      SchemaBuilder.struct()
+          .name("io.sf2loki.LogEntry")
+          .version(1)
+          .doc("One Loki entry: stream labels, structured metadata, line and timestamp")
+          .field("timestamp_ns", Schema.INT64_SCHEMA)
+          .field("labels", LABELS)
+          .field("structured_metadata", LABELS)
+          .field("line", Schema.STRING_SCHEMA)
+          .build();
+
+  private EntryRecords() {}
+
+  static Map<String, String> partition(String org, String key) {
+    return Map.of(ORG, org, KEY, key);
+  }
+
+  /** The token a committed offset carries, if it is one of ours. */
+  static Optional<String> token(Map<String, ?> offset) {
+    return offset != null && offset.get(TOKEN) instanceof String token
+        ? Optional.of(token)
+        : Optional.empty();
+  }
+
+  /**
+   * The record of {@code entry} on {@code topic}. An entry without a checkpoint gets a null
+   * partition and offset: Connect then commits nothing for it (none is due).
+   */
+  static SourceRecord of(String org, String topic, LogEntry entry) {
+    Map<String, String> partition = null;
+    Map<String, String> offset = null;
+    Optional<CheckpointToken> checkpoint = entry.checkpoint();
+    if (checkpoint.isPresent()) {
+      partition = partition(org, checkpoint.get().key());
+      offset = Map.of(TOKEN, checkpoint.get().value());
+    }
+    if (entry.isCheckpointOnly()) {
+      // a record after every earlier one of its key, so its offset is committed only after them
+      ConnectHeaders headers = new ConnectHeaders();
+      headers.addBoolean(CHECKPOINT_ONLY_HEADER, true);
+      return new SourceRecord(
+          partition, offset, topic, null, null, null, null, null, null, headers);
+    }
+    long millis = entry.timestampNanos() / 1_000_000;
+    return new SourceRecord(
+        partition,
+        offset,
+        topic,
+        null,
+        Schema.STRING_SCHEMA,
+        stream(entry.labels()),
+        VALUE,
+        value(entry),
+        millis);
+  }
+
+  static Struct value(LogEntry entry) {
+    return new Struct(VALUE)
+        .put("timestamp_ns", entry.timestampNanos())
+        .put("labels", Map.copyOf(entry.labels()))
+        .put("structured_metadata", Map.copyOf(entry.metadata()))
+        .put("line", entry.line());
+  }
+
+  /**
+   * The stream selector Loki shows for {@code labels}: sorted, values quoted with {@code \} and
+   * {@code "} escaped.
+   */
+  static String stream(StringMap labels) {
+    StringBuilder out = new StringBuilder("{");
+    for (int i = 0; i < labels.size(); i++) {
+      if (i > 0) {
+        out.append(',');
+      }
+      out.append(labels.keyAt(i)).append("=\"");
+      String value = labels.valueAt(i);
+      for (int c = 0; c < value.length(); c++) {
+        char ch = value.charAt(c);
+        if (ch == '"' || ch == '\\') {
+          out.append('\\');
+        }
+        out.append(ch);
+      }
+      out.append('"');
+    }
+    return out.append('}').toString();
+  }
+}

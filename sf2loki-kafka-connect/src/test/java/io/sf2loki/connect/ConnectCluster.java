@@ -1,0 +1,180 @@
+package io.sf2loki.connect;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.connect.cli.ConnectDistributed;
+import org.apache.kafka.connect.runtime.Connect;
+import org.apache.kafka.connect.runtime.distributed.DistributedHerder;
+
+/**
+ * A real Kafka and real Connect workers in the test JVM: one combined KRaft node (broker and
+ * controller, {@link KafkaClusterTestKit}) and distributed-mode workers started as {@code
+ * connect-distributed} starts them, driven through their REST API. Connect's own test cluster
+ * ({@code EmbeddedConnectCluster}) ships in a test artifact the registry does not serve.
+ */
+final class ConnectCluster implements AutoCloseable {
+
+  private final KafkaClusterTestKit kafka;
+  private final List<Connect<DistributedHerder>> workers = new ArrayList<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String group = "sf2loki-connect-" + UUID.randomUUID();
+
+  private final boolean exactlyOnce;
+
+  private ConnectCluster(KafkaClusterTestKit kafka, boolean exactlyOnce) {
+    this.kafka = kafka;
+    this.exactlyOnce = exactlyOnce;
+  }
+
+  static ConnectCluster start(Path dir, int workers) throws Exception {
+    return start(dir, workers, false);
+  }
+
+  /**
+   * @param exactlyOnce workers with {@code exactly.once.source.support=enabled} (KIP-618)
+   */
+  static ConnectCluster start(Path dir, int workers, boolean exactlyOnce) throws Exception {
+    KafkaClusterTestKit kafka =
+        new KafkaClusterTestKit.Builder(
+                new TestKitNodes.Builder()
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .setBaseDirectory(dir)
+                    .build())
+            // single-broker transactions: the exactly-once workers' producers
+            .setConfigProp("transaction.state.log.replication.factor", "1")
+            .setConfigProp("transaction.state.log.min.isr", "1")
+            .setConfigProp("offsets.topic.replication.factor", "1")
+            .setConfigProp("group.initial.rebalance.delay.ms", "0")
+            .build();
+    kafka.format();
+    kafka.startup();
+    kafka.waitForReadyBrokers();
+    ConnectCluster cluster = new ConnectCluster(kafka, exactlyOnce);
+    for (int i = 0; i < workers; i++) {
+      cluster.addWorker();
+    }
+    return cluster;
+  }
+
+  String bootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  /** Starts one more worker of the group. */
+  void addWorker() {
+    Map<String, String> props = new HashMap<>();
+    props.put("bootstrap.servers", kafka.bootstrapServers());
+    props.put("group.id", group);
+    props.put("offset.storage.topic", group + "-offsets");
+    props.put("config.storage.topic", group + "-configs");
+    props.put("status.storage.topic", group + "-status");
+    props.put("offset.storage.replication.factor", "1");
+    props.put("config.storage.replication.factor", "1");
+    props.put("status.storage.replication.factor", "1");
+    props.put("offset.storage.partitions", "1");
+    props.put("status.storage.partitions", "1");
+    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("key.converter.schemas.enable", "false");
+    props.put("value.converter.schemas.enable", "false");
+    props.put("listeners", "http://127.0.0.1:0");
+    props.put("offset.flush.interval.ms", "500");
+    // a departed worker's tasks move at the next rebalance, not after the default five minutes
+    props.put("scheduled.rebalance.max.delay.ms", "0");
+    props.put("heartbeat.interval.ms", "500");
+    props.put("session.timeout.ms", "6000");
+    // every plugin on the class path has a ServiceLoader manifest: no minute-long class scan
+    props.put("plugin.discovery", "service_load");
+    if (exactlyOnce) {
+      props.put("exactly.once.source.support", "enabled");
+    }
+    workers.add(new ConnectDistributed().startConnect(props));
+  }
+
+  List<Connect<DistributedHerder>> workers() {
+    return workers;
+  }
+
+  /** Stops worker {@code index}: its tasks move to the others at the next rebalance. */
+  void stopWorker(int index) {
+    workers.remove(index).stop();
+  }
+
+  private URI rest(String path) {
+    return workers.get(0).rest().serverUrl().resolve(path);
+  }
+
+  HttpResponse<String> send(String method, String path, String json)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(rest(path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "application/json");
+    request.method(
+        method,
+        json == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(json));
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Every record of {@code topic}, values as the JSON the converter wrote. */
+  List<ConsumerRecord<String, String>> readAll(String topic) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    List<ConsumerRecord<String, String>> out = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      int emptyPolls = 0;
+      while (emptyPolls < 3) {
+        var batch = consumer.poll(Duration.ofMillis(500));
+        if (batch.isEmpty()) {
+          emptyPolls++;
+        } else {
+          emptyPolls = 0;
+          batch.forEach(out::add);
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    for (Connect<DistributedHerder> worker : workers) {
+      worker.stop();
+    }
+    workers.clear();
+    try {
+      kafka.close();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("the broker did not close cleanly", e);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package io.sf2loki.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.testkit.TestTiming;
+import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.Fault;
+import io.sf2loki.testkit.salesforce.FakeSalesforce;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The source connector in real distributed workers over a real KRaft broker, against the fake org:
+ * the entries land in the topic, a restarted connector resumes from its committed offsets, and a
+ * worker stopped during a drain loses nothing. One cluster for the class keeps it fast.
+ */
+class SourceConnectorClusterTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir static Path dir;
+  private static ConnectCluster cluster;
+
+  private final Instant hour =
+      Instant.now().minus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS);
+  private FakeSalesforce org;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = ConnectCluster.start(dir, 2);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  @BeforeEach
+  void startOrg() {
+    org = FakeSalesforce.builder().clientId("cid").clientSecret("secret").build();
+    org.eventObjects().define("SetupAuditTrail", "CreatedDate", false);
+  }
+
+  private final List<String> connectors = new java.util.ArrayList<>();
+
+  @AfterEach
+  void stopOrg() throws Exception {
+    for (String name : connectors) {
+      cluster.send("DELETE", "connectors/" + name, null);
+    }
+    org.close();
+  }
+
+  private void create(String name, String topic, String hocon, int tasks) throws Exception {
+    Map<String, String> config =
+        Map.of(
+            "connector.class",
+            Sf2LokiSourceConnector.class.getName(),
+            "tasks.max",
+            String.valueOf(tasks),
+            "topic",
+            topic,
+            "sf2loki.config",
+            hocon,
+            "sf2loki.poll.max.records",
+            "50");
+    var answer =
+        cluster.send("PUT", "connectors/" + name + "/config", JSON.writeValueAsString(config));
+    assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201);
+    connectors.add(name);
+  }
+
+  /** The lines of the topic's entries (checkpoint-only records skipped), duplicates kept. */
+  private static List<String> lines(String topic) {
+    return cluster.readAll(topic).stream()
+        .map(ConsumerRecord::value)
+        .filter(v -> v != null)
+        .map(SourceConnectorClusterTest::line)
+        .toList();
+  }
+
+  private static String line(String json) {
+    try {
+      JsonNode value = JSON.readTree(json);
+      return value.get("labels").toString() + value.get("line").asText();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static JsonNode offsets(String name) throws Exception {
+    return JSON.readTree(cluster.send("GET", "connectors/" + name + "/offsets", null).body());
+  }
+
+  @Test
+  void everyEntryLandsInTheTopicWithItsStreamAsKey() throws Exception {
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 30);
+    org.eventObjects().add("SetupAuditTrail", Instant.now().minusSeconds(900));
+
+    create("lands", "lands", SourceTaskTest.hocon(org), 1);
+
+    await()
+        .atMost(TestTiming.seconds(90))
+        .pollInterval(TestTiming.millis(500))
+        .until(() -> lines("lands").size() >= 31);
+    List<ConsumerRecord<String, String>> records = cluster.readAll("lands");
+    assertThat(records.stream().filter(r -> r.value() != null))
+        .hasSize(31)
+        .allMatch(r -> r.key().contains("job=\\\"sf2loki\\\""));
+  }
+
+  @Test
+  void aStoppedAndResumedConnectorReadsOnlyWhatIsNewFromItsCommittedOffsets() throws Exception {
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 20);
+    create("resumes", "resumes", SourceTaskTest.hocon(org), 1);
+    await().atMost(TestTiming.seconds(90)).until(() -> lines("resumes").size() >= 20);
+    await()
+        .atMost(TestTiming.seconds(30))
+        .until(() -> offsets("resumes").toString().contains("eventlogfile:Login"));
+
+    assertThat(cluster.send("PUT", "connectors/resumes/stop", null).statusCode()).isIn(202, 204);
+    await()
+        .atMost(TestTiming.seconds(30))
+        .until(
+            () ->
+                cluster
+                    .send("GET", "connectors/resumes/status", null)
+                    .body()
+                    .contains("\"state\":\"STOPPED\""));
+    org.addLogFile(
+        "Login", "Hourly", hour.plus(1, ChronoUnit.HOURS), hour.plus(130, ChronoUnit.MINUTES), 7);
+    assertThat(cluster.send("PUT", "connectors/resumes/resume", null).statusCode()).isIn(202, 204);
+
+    await().atMost(TestTiming.seconds(90)).until(() -> lines("resumes").size() >= 27);
+    List<String> lines = lines("resumes");
+    assertThat(lines).hasSize(27).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void aWorkerStoppedDuringTheDrainLosesNothing() throws Exception {
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 3000);
+    org.addLogFile("Logout", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 3000);
+    create(
+        "drain",
+        "drain",
+        SourceTaskTest.hocon(org).replace("event_types = [Login]", "event_types = [Login, Logout]"),
+        1);
+    await().atMost(TestTiming.seconds(90)).until(() -> !lines("drain").isEmpty());
+
+    cluster.stopWorker(0); // whichever ran the task, the other one takes the group over
+    cluster.addWorker();
+
+    await()
+        .atMost(TestTiming.seconds(120))
+        .pollInterval(TestTiming.seconds(1))
+        .until(() -> new HashSet<>(lines("drain")).size() >= 6000);
+    Set<String> distinct = new HashSet<>(lines("drain"));
+    assertThat(distinct).hasSize(6000);
+  }
+
+  @Test
+  void salesforceToKafkaToLokiLosesNothingWhenAWorkerStopsAndLokiAnswers429() throws Exception {
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 1500);
+    org.addLogFile("Logout", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 1500);
+    try (FakeLoki loki = FakeLoki.start()) {
+      loki.addFault(Fault.status(429, 2));
+      create(
+          "e2e-source",
+          "e2e",
+          SourceTaskTest.hocon(org)
+              .replace("event_types = [Login]", "event_types = [Login, Logout]"),
+          1);
+      Map<String, String> sink =
+          Map.of(
+              "connector.class",
+              LokiSinkConnector.class.getName(),
+              "tasks.max",
+              "2",
+              "topics",
+              "e2e",
+              "sf2loki.config",
+              SourceTaskTest.hocon(org)
+                  + "sink.loki { url = \"%s\", batch.max_entries = 200 }\n"
+                      .formatted(loki.baseUri()));
+      var answer = cluster.send("PUT", "connectors/e2e-sink/config", JSON.writeValueAsString(sink));
+      assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201);
+      connectors.add("e2e-sink");
+      await().atMost(TestTiming.seconds(90)).until(() -> !loki.lines().isEmpty());
+
+      cluster.stopWorker(0);
+      cluster.addWorker();
+
+      await()
+          .atMost(TestTiming.seconds(120))
+          .pollInterval(TestTiming.seconds(1))
+          .until(() -> new HashSet<>(loki.lines()).size() >= 3000);
+      assertThat(new HashSet<>(loki.lines())).hasSize(3000);
+      assertThat(loki.pendingFaults()).isZero();
+    }
+  }
+}
