@@ -252,6 +252,8 @@ class StateMigrateTest {
     CliRun refused = f.run("state", "migrate");
 
     assertThat(refused.exitCode()).isEqualTo(1);
+    assertThat(refused.out())
+        .contains("  invalid  org=prod:pubsub:/event/LoginEventStream (refused: not a replay id");
     assertThat(refused.err())
         .contains("refusing to migrate " + f.state + "; nothing was written")
         .contains("org=prod:pubsub:/event/LoginEventStream = not base64!: not a replay id")
@@ -263,6 +265,22 @@ class StateMigrateTest {
     assertThat(kept.out()).contains("its source restarts from its lookback");
     assertThat(document("state-prod.json"))
         .containsEntry("org=prod:pubsub:/event/LoginEventStream", "not base64!");
+  }
+
+  @Test
+  void anUnprefixedKeyTheFirstOrgAlsoHasUnderItsPrefixStaysBehindAndIsReported() throws Exception {
+    StateFixture f = orgs("coordinate.type = noop");
+    f.writeState(
+        "{\"apexlog\": \"2026-06-01T00:00:00.000+0000\", \"org=prod:apexlog\":"
+            + " \"2026-07-01T00:00:00.000+0000\"}");
+
+    CliRun run = f.run("state", "migrate");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("  apexlog  the first org (prod) has its own org=prod:apexlog, which wins");
+    assertThat(document("state-prod.json"))
+        .containsEntry("org=prod:apexlog", "2026-07-01T00:00:00.000+0000");
   }
 
   @Test

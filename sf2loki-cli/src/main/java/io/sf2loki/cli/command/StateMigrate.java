@@ -120,7 +120,7 @@ final class StateMigrate {
       case AS_IS -> inPlace ? "keep     " : "move     ";
       case CONVERTED -> "convert  ";
       case UNKNOWN_NAMESPACE -> inPlace ? "unknown  " : "move     ";
-      case INVALID -> inPlace ? "invalid  " : "move     ";
+      case INVALID -> "invalid  ";
     };
   }
 

@@ -94,7 +94,10 @@ public record MigrationPlan(
     CONVERTED,
     /** As it is, though no source reads its namespace. */
     UNKNOWN_NAMESPACE,
-    /** As it is, though its source cannot read it (restarts from its lookback); on request only. */
+    /**
+     * As it is, though its source cannot read it (restarts from its lookback): on request only,
+     * otherwise the plan refuses.
+     */
     INVALID
   }
 

@@ -190,8 +190,9 @@ public final class StateMigration implements AutoCloseable {
             kept.add(to);
             return;
           }
-          carried(from, to, to.substring(prefix.length()), old.get(from), keepInvalid, refusals)
-              .ifPresent(moves::add);
+          moves.add(
+              carried(
+                  from, to, to.substring(prefix.length()), old.get(from), keepInvalid, refusals));
         });
     OptionalLong raise = OptionalLong.empty();
     if (sourceEpoch.isPresent()) {
@@ -214,15 +215,17 @@ public final class StateMigration implements AutoCloseable {
             claimed.add(key);
           } else if (!key.startsWith(ANY_ORG)) {
             claimed.add(key);
-            carried(key, key, key, value, keepInvalid, refusals).ifPresent(moves::add);
+            moves.add(carried(key, key, key, value, keepInvalid, refusals));
           }
         });
     return new Target(
         Optional.empty(), sourceLocation, Optional.empty(), moves, List.of(), OptionalLong.empty());
   }
 
-  /** The move of one value, or empty (and a refusal) when its source cannot read it. */
-  private Optional<Move> carried(
+  /**
+   * The move of one value; one its source cannot read is also a refusal unless {@code keepInvalid}.
+   */
+  private Move carried(
       String from,
       String to,
       String bare,
@@ -231,23 +234,21 @@ public final class StateMigration implements AutoCloseable {
       List<String> refusals) {
     Carried carried = carrier.carry(bare, value);
     if (carried instanceof Carried.As as) {
-      return Optional.of(
-          new Move(
-              from,
-              to,
-              as.value(),
-              as.conversion().isPresent() ? Kind.CONVERTED : Kind.AS_IS,
-              as.conversion()));
+      return new Move(
+          from,
+          to,
+          as.value(),
+          as.conversion().isPresent() ? Kind.CONVERTED : Kind.AS_IS,
+          as.conversion());
     }
     if (carried instanceof Carried.Invalid invalid) {
       if (keepInvalid) {
-        return Optional.of(
-            new Move(
-                from,
-                to,
-                value,
-                Kind.INVALID,
-                Optional.of(invalid.problem() + "; its source restarts from its lookback")));
+        return new Move(
+            from,
+            to,
+            value,
+            Kind.INVALID,
+            Optional.of(invalid.problem() + "; its source restarts from its lookback"));
       }
       refusals.add(
           from
@@ -257,15 +258,14 @@ public final class StateMigration implements AutoCloseable {
               + invalid.problem()
               + " (its source would restart from its lookback; pass --keep-invalid to carry it"
               + " anyway, or repair it after the migration with state set)");
-      return Optional.empty();
+      return new Move(from, to, value, Kind.INVALID, Optional.of("refused: " + invalid.problem()));
     }
-    return Optional.of(
-        new Move(
-            from,
-            to,
-            value,
-            Kind.UNKNOWN_NAMESPACE,
-            Optional.of("no sf2loki source reads this namespace")));
+    return new Move(
+        from,
+        to,
+        value,
+        Kind.UNKNOWN_NAMESPACE,
+        Optional.of("no sf2loki source reads this namespace"));
   }
 
   private List<LeftBehind> leftBehind(Map<String, String> old, Set<String> claimed) {
