@@ -25,7 +25,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code state show|set|delete|export|import}: inspect and repair checkpoints. */
+/** {@code state show|set|delete|export|import|migrate}: inspect, repair and move checkpoints. */
 @Command(
     name = "state",
     mixinStandardHelpOptions = true,
@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
           + " unless --force: stop the leader and the standby first, or repair with set/delete"
           + " --fence-leader while they run.",
     },
-    synopsisSubcommandLabel = "(show | set | delete | export | import)")
+    synopsisSubcommandLabel = "(show | set | delete | export | import | migrate)")
 public final class StateCommand {
 
   static final String RESERVED = CheckpointToken.RESERVED_EPOCH_KEY;
@@ -265,6 +265,30 @@ public final class StateCommand {
             });
     options.environment().out().println("sf2loki: imported " + written + " key(s) from " + file);
     return 0;
+  }
+
+  @Command(
+      name = "migrate",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Move the Python sf2loki's checkpoints (the configured state document, single- or"
+            + " multi-org) into sf2loki's documents: with orgs, each org's org=<name>: keys into"
+            + " the org's own document, with a fence epoch above the source's. The source is only"
+            + " read; a second run changes nothing.",
+        "Stop the Python sf2loki (every replica) first."
+      })
+  int migrate(
+      @Mixin GlobalOptions options,
+      @Option(names = "--dry-run", description = "Print what would move where; write nothing.")
+          boolean dryRun,
+      @Option(
+              names = "--keep-invalid",
+              description =
+                  "Carry values their source cannot read as they are (it restarts from its"
+                      + " lookback) instead of refusing.")
+          boolean keepInvalid,
+      @Option(names = "--force", description = "Bypass the running-daemon guard.") boolean force) {
+    return new StateMigrate(clock, options).run(dryRun, keepInvalid, force);
   }
 
   private static void requireForceForReserved(String verb, boolean force) {
