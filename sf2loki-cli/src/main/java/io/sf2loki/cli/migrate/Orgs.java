@@ -155,7 +155,8 @@ final class Orgs {
                     "one document shared by the orgs in Python (keys org=<name>:...); here each org"
                         + " keeps its own ("
                         + suffixed(conversion, key, PYTHON_DOCUMENTS.get(key), names)
-                        + ") and reads the Python one, as it is, until its first checkpoint"));
+                        + "): run `sf2loki state migrate` before the first start to carry the"
+                        + " positions and the fence epoch over"));
     String type = String.valueOf(conversion.value("coordinate.type").orElse("noop"));
     String leaseKey =
         switch (type) {
