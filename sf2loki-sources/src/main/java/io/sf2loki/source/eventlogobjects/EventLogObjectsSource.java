@@ -50,7 +50,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
   private Pace pace = new Pace.Normal();
 
   /**
-   * @param jitter values in [-1, 1]: -1 shortens a poll interval by 10 %, 1 keeps it whole
+   * @param jitter values in [-1, 1]: a poll interval is shortened by 10 % times the value's size
    * @param resources closed with the source (the HTTP client)
    */
   EventLogObjectsSource(
@@ -188,7 +188,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
   private long next(long now, ObjectSpec spec) {
     // Jitter only shortens a gap (factor 0.9 to 1): poll_interval stays the longest one, so a row
     // is read within settle_window + poll_interval of its event, the freshness the docs promise.
-    double factor = 0.95 + 0.05 * Math.max(-1, Math.min(1, jitter.getAsDouble()));
+    double factor = 1 - 0.1 * Math.min(1, Math.abs(jitter.getAsDouble()));
     return now + (long) (pace.stretch(spec.pollInterval()).toNanos() * factor);
   }
 
