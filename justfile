@@ -50,6 +50,20 @@ bench-elf ROWS="2520000":
 bench-elf-calls *ARGS:
     {{mvn}} -q -pl sf2loki-sources -am -Pbench-elf "-Dbench.jvm=${BENCH_JVM:--Xmx512m -Dsun.net.httpserver.nodelay=true}" -Dbench.main=io.sf2loki.source.eventlogfile.ElfApiCostBenchmark '-Dbench.args={{ARGS}}' process-test-classes
 
+# Event Log Objects through kill -9 and restarts (docs/performance.md): the fake org holds `rows`
+# (1,000,000) rows over `days` (20) in `objects` (10) Event Log Objects, a tie of `tie` (5,000) rows
+# on one millisecond in each, per-row visibility lag 0-45 min; the eventlog_objects source runs in a
+# child JVM on the simulated clock and gets `kills` (5) SIGKILLs and restarts. Prints lost,
+# re-sent, refused queries and API calls per simulated day against their bounds.
+bench-elo *ARGS:
+    {{mvn}} -q -pl sf2loki-sources -am -Pbench-elf "-Dbench.jvm=${BENCH_JVM:--Xmx4g -Dsun.net.httpserver.nodelay=true}" -Dbench.main=io.sf2loki.source.eventlogobjects.EloRestartBenchmark '-Dbench.args={{ARGS}}' process-test-classes
+
+# Freshness of one category (Login), event time -> accepted by the fake Loki, p50/p99, through
+# EventLogFile (Hourly files 3-6 h after their hour) and through its Event Log Object, each with
+# its defaults, on a simulated clock (docs/performance.md). Options: `days=2 per_hour=60 seed=1`.
+bench-elo-freshness *ARGS:
+    {{mvn}} -q -pl sf2loki-sources -am -Pbench-elf "-Dbench.jvm=${BENCH_JVM:--Xmx1g -Dsun.net.httpserver.nodelay=true}" -Dbench.main=io.sf2loki.source.eventlogfile.EloFreshnessBenchmark '-Dbench.args={{ARGS}}' process-test-classes
+
 # Pub/Sub freshness (publish in the fake -> accepted by the fake Loki, p50/p99) at 1,000 events/s
 # while an EventLogFile drain fills the bulk lane, and one subscription's events/s ceiling, each
 # against a floor (docs/performance.md). Options are key=value, e.g. `just bench-pubsub

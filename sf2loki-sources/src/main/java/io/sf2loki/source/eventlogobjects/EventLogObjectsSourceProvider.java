@@ -134,7 +134,7 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
    * Wires a source around an existing client.
    *
    * @param salesforceNow Salesforce's clock (settle bound, lookback)
-   * @param jitter values in [-1, 1] scaling the ±10 % poll jitter
+   * @param jitter values in [-1, 1]: a poll interval is shortened by 10 % times the value's size
    * @param resources closed with the source
    */
   public static EventLogObjectsSource create(

@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param name the sObject API name, also the {@code event_type} label
  * @param timestampField the field the cursor and the query order use
  * @param bigObject drain newest-first (big objects reject ascending order)
- * @param pollInterval time between polls (±10 % jitter)
+ * @param pollInterval the longest time between polls (jitter shortens it by up to 10 %)
  * @param lookback where the first run (or a run after a corrupt checkpoint) starts
  * @param settleWindow rows younger than this on Salesforce's clock wait for a later poll; zero
  *     disables the bound

@@ -124,7 +124,8 @@ final class EloQueries {
       }
     }
     Predicate<EventLogObjects.Row> filter = where.finish(store.now());
-    List<EventLogObjects.Row> rows = new ArrayList<>(store.visible(object));
+    List<EventLogObjects.Row> rows =
+        new ArrayList<>(store.visible(object, where.candidatesFrom, where.candidatesTo));
     rows.removeIf(filter.negate());
     // a fresh tie order per query: shuffle, then a stable sort by timestamp keeps it within ties
     Collections.shuffle(rows, new Random(queries.incrementAndGet()));
@@ -202,6 +203,10 @@ final class EloQueries {
     private boolean pinned; // an equality or IN on Timestamp bounds the read to those points
     private Instant from;
     private Instant to;
+    private final List<Comparison> timestampComparisons = new ArrayList<>();
+    // every row the WHERE can match has its Timestamp in [candidatesFrom, candidatesTo]
+    Instant candidatesFrom = Instant.MIN;
+    Instant candidatesTo = Instant.MAX;
 
     Where(String object, List<String> known) {
       this.object = object;
@@ -254,6 +259,13 @@ final class EloQueries {
             "a query on " + object + " allows at most two Timestamp filters");
       }
       if (pinned) {
+        if (timestampComparisons.stream().allMatch(c -> c.op().equals("="))) {
+          for (Comparison c : timestampComparisons) {
+            candidatesFrom =
+                candidatesFrom.equals(Instant.MIN) ? c.at() : min(candidatesFrom, c.at());
+            candidatesTo = candidatesTo.equals(Instant.MAX) ? c.at() : max(candidatesTo, c.at());
+          }
+        }
         return all;
       }
       if (from != null && to != null) {
@@ -261,12 +273,16 @@ final class EloQueries {
           throw new Refusal(
               "MALFORMED_QUERY", "the Timestamp range on " + object + " can't exceed 15 days");
         }
+        candidatesFrom = from;
+        candidatesTo = to;
         return all;
       }
       // the server's implicit filter: the last 15 days, or 15 days in the open direction
       Instant lo =
           from != null ? from : (to != null ? to.minus(MAX_WINDOW) : now.minus(MAX_WINDOW));
       Instant hi = from != null ? from.plus(MAX_WINDOW) : null;
+      candidatesFrom = lo;
+      candidatesTo = hi == null ? Instant.MAX : hi;
       return all.and(
           r -> !r.timestamp().isBefore(lo) && (hi == null || !r.timestamp().isAfter(hi)));
     }
@@ -283,7 +299,10 @@ final class EloQueries {
       if (field.equals("Timestamp")) {
         timestampValues++;
         Instant at = instant(literal);
-        return new Comparison(true, op, at, r -> compares(r.timestamp().compareTo(at), op));
+        Comparison cmp =
+            new Comparison(true, op, at, r -> compares(r.timestamp().compareTo(at), op));
+        timestampComparisons.add(cmp);
+        return cmp;
       }
       if (!literal.startsWith("'")) {
         throw new Refusal("MALFORMED_QUERY", "expected a quoted value: " + text);
@@ -310,6 +329,14 @@ final class EloQueries {
               + " must be of type dateTime and should not be enclosed in quotes: "
               + literal);
     }
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private static boolean compares(int cmp, String op) {
