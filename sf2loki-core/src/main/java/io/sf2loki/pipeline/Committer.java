@@ -8,25 +8,29 @@ import io.sf2loki.spi.Fence;
 import io.sf2loki.spi.FencedException;
 import io.sf2loki.spi.StoreConflictException;
 import io.sf2loki.spi.StoreException;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Commit-after-push for one run (invariant 1): each delivered batch's last value per key goes to
  * the store in one fenced write. Keys of an abandoned batch are blocked for the rest of the run, so
  * no later batch or checkpoint-only flush can commit past entries that never reached Loki. After
  * {@link #close()} no further write starts. Serialised: one store write at a time.
+ *
+ * <p>{@link #position} never waits for a write: sources read it while they fetch (a Pub/Sub topic
+ * on every message), and a write in flight for either lane (a store round trip, an fsync) would
+ * otherwise stall them for as long.
  */
 final class Committer {
 
   private final CheckpointStore store;
   private final Fence fence;
   private final PipelineMetrics metrics;
-  private final Map<String, String> positions;
+  private final Map<String, String> positions; // concurrent: read without the write lock
   private final EgressGovernor egress;
   private final Set<String> blocked = new HashSet<>();
   private volatile boolean closed;
@@ -45,7 +49,7 @@ final class Committer {
     this.egress = egress;
     this.fence = fence;
     this.metrics = metrics;
-    this.positions = new HashMap<>(positions);
+    this.positions = new ConcurrentHashMap<>(positions);
     this.positions.keySet().removeIf(CheckpointToken::isReserved);
   }
 
@@ -91,7 +95,7 @@ final class Committer {
   }
 
   /** The committed position of {@code key}: as loaded, or as this run committed it. */
-  synchronized Optional<String> position(String key) {
+  Optional<String> position(String key) {
     return Optional.ofNullable(positions.get(key));
   }
 

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.testkit.TestTiming;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class CommitterTest {
@@ -54,5 +58,35 @@ class CommitterTest {
         .isInstanceOf(FencedException.class);
     assertThat(registry.counter("sf2loki_checkpoint_commits", "outcome", "fenced").count())
         .isEqualTo(1);
+  }
+
+  @Test
+  void aPositionIsReadWithoutWaitingForAWriteInFlight() throws Exception {
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.beforeCommit(
+        updates -> {
+          writing.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    CompletableFuture<Boolean> commit =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("a", "1")));
+    try {
+      assertThat(writing.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+      // a Pub/Sub source asks on every message; it must not stall behind the store's round trip
+      assertThat(
+              CompletableFuture.supplyAsync(() -> committer.position("a"))
+                  .get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS))
+          .contains("0");
+    } finally {
+      release.countDown();
+    }
+    assertThat(commit.get(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    assertThat(committer.position("a")).contains("1");
   }
 }
