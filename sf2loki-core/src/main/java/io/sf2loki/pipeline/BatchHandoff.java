@@ -24,14 +24,40 @@ import java.util.concurrent.locks.ReentrantLock;
  * stage once {@link #take} returned it; until then it belongs to the batching stage, which gets it
  * back from {@link #put} (false) after an {@link #abort()} and abandons it. One producer, one
  * consumer.
+ *
+ * <p>It also tells the batching stage when the delivery stage is {@linkplain #idle() idle} (no
+ * batch in push, none waiting), which an adaptive lane uses to send a partial batch at once.
  */
 final class BatchHandoff {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
+  private final Runnable onIdle;
   private Batch waiting;
+  private boolean delivering;
   private boolean closed;
   private boolean aborted;
+
+  /**
+   * @param onIdle run (outside the lock) each time the delivery stage becomes idle: it finished a
+   *     batch, committed it and nothing waits; wakes the batching stage holding a partial batch
+   */
+  BatchHandoff(Runnable onIdle) {
+    this.onIdle = onIdle;
+  }
+
+  /**
+   * True while the delivery stage has no batch: none taken and not finished, none waiting. A batch
+   * handed off now is pushed at once.
+   */
+  boolean idle() {
+    lock.lock();
+    try {
+      return !delivering && waiting == null;
+    } finally {
+      lock.unlock();
+    }
+  }
 
   /**
    * Hands {@code batch} to the delivery stage and waits until it took it. Never throws: an
@@ -70,12 +96,24 @@ final class BatchHandoff {
   }
 
   /**
-   * The next batch, waiting for one; null once {@link #close()}d and empty.
+   * The next batch, waiting for one; null once {@link #close()}d and empty. Calling it means the
+   * previous batch is finished (pushed or dropped, and committed).
    *
    * @throws InterruptedException when interrupted, or when the hand-off is aborted (a waiting batch
    *     is then left for the batching stage to abandon)
    */
   Batch take() throws InterruptedException {
+    boolean wentIdle;
+    lock.lockInterruptibly();
+    try {
+      wentIdle = delivering && waiting == null;
+      delivering = false;
+    } finally {
+      lock.unlock();
+    }
+    if (wentIdle) {
+      onIdle.run();
+    }
     lock.lockInterruptibly();
     try {
       while (waiting == null && !closed && !aborted) {
@@ -86,6 +124,7 @@ final class BatchHandoff {
       }
       Batch batch = waiting;
       waiting = null;
+      delivering = batch != null;
       changed.signalAll();
       return batch;
     } finally {

@@ -10,8 +10,10 @@ import java.util.Optional;
 /**
  * Collects a lane's entries into batches: a batch is due at {@code maxEntries} entries
  * (checkpoint-only ones count), at {@code maxBytes} of Σ(line bytes + 64) over real entries, or
- * {@code flushInterval} after its first entry — whichever comes first. Pure state, driven by the
- * caller's monotonic time; one consumer thread.
+ * {@code flushInterval} after its first entry — whichever comes first. On an adaptive lane the
+ * caller also takes a partial batch early, when the lane is idle ({@link LaneBatching}); the
+ * interval then only bounds the wait. Pure state, driven by the caller's monotonic time; one
+ * consumer thread.
  */
 final class Batcher {
 
@@ -55,7 +57,12 @@ final class Batcher {
     return entries.isEmpty() ? Long.MAX_VALUE : Math.max(0, firstAt + intervalNanos - nowNanos);
   }
 
-  /** Whatever is collected, as a batch (the final flush). */
+  /** True while no entry is collected. */
+  boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
+  /** Whatever is collected, as a batch (an idle lane's early flush, the final flush). */
   Optional<Batch> drain() {
     if (entries.isEmpty()) {
       return Optional.empty();

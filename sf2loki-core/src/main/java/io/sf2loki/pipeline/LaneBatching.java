@@ -21,6 +21,16 @@ import org.slf4j.LoggerFactory;
  * handed off and the hand-off closed. When the hand-off is aborted, the batch it gave back is
  * abandoned here (keys blocked, counted) and the stage ends; entries still in the batcher were
  * never formed into a batch and, like entries left in the queue, are simply not delivered.
+ *
+ * <p>An <em>adaptive</em> lane does not hold a batch for its flush interval when nothing is gained
+ * by waiting (the linger of Kafka's producer, Nagle's rule): once the queue has nothing more to
+ * give right now and the delivery stage is {@linkplain BatchHandoff#idle() idle}, the partial batch
+ * goes at once, a single entry included. While a push is in flight, entries accumulate into one
+ * batch, which goes when the delivery stage becomes idle (it wakes this stage through the queue),
+ * when it fills, or when the flush interval runs out, whichever is first; so the interval is an
+ * upper bound on the wait, and under a flood the queue is never found empty and batches still fill.
+ * A batch that fills while a push is in flight is prepared and waits in the hand-off as before,
+ * keeping the overlap.
  */
 final class LaneBatching implements Runnable {
 
@@ -33,14 +43,21 @@ final class LaneBatching implements Runnable {
   private final BatchHandoff handoff;
   private final LaneProgress progress;
   private final LaneShared s;
+  private final boolean adaptive;
 
+  /**
+   * @param adaptive send a partial batch as soon as the lane is idle (see above) instead of holding
+   *     it for the flush interval
+   */
   LaneBatching(
       Source.Lane lane,
       LaneQueue queue,
       Batcher batcher,
       BatchHandoff handoff,
       LaneProgress progress,
-      LaneShared shared) {
+      LaneShared shared,
+      boolean adaptive) {
+    this.adaptive = adaptive;
     this.lane = lane;
     this.queue = queue;
     this.batcher = batcher;
@@ -85,7 +102,13 @@ final class LaneBatching implements Runnable {
         }
         continue;
       }
-      long wait = Math.min(batcher.nanosUntilDue(s.ticker().nanoTime()), MAX_IDLE_NANOS);
+      // Holding a partial batch for an idle delivery stage only adds latency: take what the queue
+      // has right now (no wait) and send it once the queue is empty.
+      boolean sendWhenEmpty = adaptive && !batcher.isEmpty() && handoff.idle();
+      long wait =
+          sendWhenEmpty
+              ? 0
+              : Math.min(batcher.nanosUntilDue(s.ticker().nanoTime()), MAX_IDLE_NANOS);
       LogEntry e = queue.poll(wait);
       long now = s.ticker().nanoTime();
       progress.beat(now); // an entry taken, or the queue found empty
@@ -96,6 +119,11 @@ final class LaneBatching implements Runnable {
       if (e != null) {
         Optional<Batch> full = batcher.add(e, now);
         if (full.isPresent() && !handOff(full.get())) {
+          return false;
+        }
+      } else if (adaptive && !batcher.isEmpty() && handoff.idle()) {
+        // the queue is empty (or the delivery stage just went idle and woke this poll)
+        if (!handOff(batcher.drain().orElseThrow())) {
           return false;
         }
       }

@@ -39,6 +39,7 @@ final class LaneQueue {
   private long bytes;
   private boolean closed;
   private boolean aborted;
+  private boolean consumerWoken;
 
   /**
    * @param maxEntries entry bound (checkpoint-only entries count)
@@ -126,8 +127,24 @@ final class LaneQueue {
   }
 
   /**
-   * The next entry, waiting up to {@code timeoutNanos}: null on timeout, {@link #END} once closed
-   * and drained.
+   * Ends the consumer's current (or next) wait in {@link #poll} on an empty lane early, with null:
+   * something other than an entry changed what it waits for (the lane's delivery stage went idle).
+   * Sticky until a poll consumed it, so a wake-up given just before the consumer starts waiting is
+   * not lost.
+   */
+  void wakeConsumer() {
+    lock.lock();
+    try {
+      consumerWoken = true;
+      notEmpty.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The next entry, waiting up to {@code timeoutNanos}: null on timeout or after {@link
+   * #wakeConsumer()}, {@link #END} once closed and drained.
    *
    * @throws InterruptedException when interrupted or aborted
    */
@@ -138,6 +155,10 @@ final class LaneQueue {
       while (items.isEmpty() && !aborted) {
         if (closed) {
           return END;
+        }
+        if (consumerWoken) {
+          consumerWoken = false;
+          return null;
         }
         if (nanos <= 0) {
           return null;

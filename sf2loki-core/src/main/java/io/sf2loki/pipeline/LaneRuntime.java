@@ -13,13 +13,14 @@ final class LaneRuntime {
 
   final Source.Lane lane;
   final LaneQueue queue;
-  final BatchHandoff handoff = new BatchHandoff();
+  final BatchHandoff handoff;
   final AtomicInteger producers = new AtomicInteger();
   final LaneProgress progress;
 
   LaneRuntime(Source.Lane lane, LaneConfig bounds, Ticker ticker) {
     this.lane = lane;
     this.queue = new LaneQueue(bounds.queueMaxEntries(), bounds.queueMaxBytes());
+    this.handoff = new BatchHandoff(queue::wakeConsumer);
     this.progress = new LaneProgress(lane, queue, ticker);
   }
 

@@ -91,7 +91,8 @@ final class PipelineRun {
       threads.add(
           start(
               "sf2loki-lane-" + l.lane + "-batch",
-              new LaneBatching(l.lane, l.queue, batcher, l.handoff, l.progress, shared)));
+              new LaneBatching(
+                  l.lane, l.queue, batcher, l.handoff, l.progress, shared, adaptive(l.lane))));
       threads.add(
           start(
               "sf2loki-lane-" + l.lane + "-push",
@@ -104,6 +105,17 @@ final class PipelineRun {
                   bounds.maxRetryAfter())));
     }
     return threads;
+  }
+
+  /**
+   * Whether {@code lane} sends a partial batch as soon as it is idle ({@link LaneBatching}). The
+   * streaming lane does: a live event is wanted in Loki now, and its batch interval is only an
+   * upper bound. The bulk lane keeps full or interval-old batches: its entries are hours old
+   * already, and at a drain's moderate rates sending on idle would split its batches into more,
+   * smaller pushes for nothing.
+   */
+  private static boolean adaptive(Source.Lane lane) {
+    return lane == Source.Lane.STREAMING;
   }
 
   private List<Thread> startSources() {

@@ -129,15 +129,32 @@ public final class CanonicalJson {
     if (d == 0) {
       return (1 / d < 0) ? "-0.0" : "0.0";
     }
-    BigDecimal exact = new BigDecimal(Double.toString(d)).stripTrailingZeros();
-    String digits = exact.unscaledValue().abs().toString();
-    int exponent = digits.length() - 1 - exact.scale(); // decimal exponent of the first digit
+    // Double.toString's digits, read straight from its text ("123.45", "1.0E-5"): parsing them
+    // into a BigDecimal and formatting the exponent cost more than the rest of a line.
+    String text = Double.toString(Math.abs(d));
+    int e = text.indexOf('E');
+    int end = e < 0 ? text.length() : e;
+    int dot = text.indexOf('.');
+    StringBuilder all = new StringBuilder(end);
+    all.append(text, 0, dot).append(text, dot + 1, end);
+    int point = dot + (e < 0 ? 0 : Integer.parseInt(text, e + 1, text.length(), 10));
+    int first = 0;
+    while (first < all.length() - 1 && all.charAt(first) == '0') {
+      first++;
+      point--; // a leading zero moves the first digit right
+    }
+    int last = all.length();
+    while (last > first + 1 && all.charAt(last - 1) == '0') {
+      last--;
+    }
+    String digits = all.substring(first, last);
+    int exponent = point - 1; // decimal exponent of the first digit
     String sign = d < 0 ? "-" : "";
     if (exponent < -4 || exponent >= 16) {
       String mantissa =
           digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-      String exp = String.format("%02d", Math.abs(exponent));
-      return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + exp;
+      int abs = Math.abs(exponent);
+      return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + (abs < 10 ? "0" : "") + abs;
     }
     if (exponent < 0) {
       return sign + "0." + "0".repeat(-exponent - 1) + digits;
@@ -150,6 +167,22 @@ public final class CanonicalJson {
 
   /** Code-point order (Python's string order), not Java's UTF-16 unit order. */
   static int compareCodePoints(String a, String b) {
+    // The orders differ only where a surrogate meets U+E000..U+FFFF: compare UTF-16 units up to
+    // the first difference and decode code points only when a surrogate is part of it.
+    int n = Math.min(a.length(), b.length());
+    for (int k = 0; k < n; k++) {
+      char ca = a.charAt(k);
+      char cb = b.charAt(k);
+      if (ca != cb) {
+        return Character.isSurrogate(ca) || Character.isSurrogate(cb)
+            ? byCodePoints(a, b)
+            : Character.compare(ca, cb);
+      }
+    }
+    return Integer.compare(a.length(), b.length());
+  }
+
+  private static int byCodePoints(String a, String b) {
     int i = 0;
     int j = 0;
     while (i < a.length() && j < b.length()) {

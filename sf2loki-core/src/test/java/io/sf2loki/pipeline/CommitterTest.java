@@ -2,11 +2,17 @@ package io.sf2loki.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.spi.FencedException;
+import io.sf2loki.testkit.TestTiming;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class CommitterTest {
@@ -54,5 +60,102 @@ class CommitterTest {
         .isInstanceOf(FencedException.class);
     assertThat(registry.counter("sf2loki_checkpoint_commits", "outcome", "fenced").count())
         .isEqualTo(1);
+  }
+
+  @Test
+  void aPositionIsReadWithoutWaitingForAWriteInFlight() throws Exception {
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.beforeCommit(
+        updates -> {
+          writing.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    CompletableFuture<Boolean> commit =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("a", "1")));
+    try {
+      assertThat(writing.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+
+      // a Pub/Sub source asks on every message; it must not stall behind the store's round trip
+      assertThat(
+              CompletableFuture.supplyAsync(() -> committer.position("a"))
+                  .get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS))
+          .contains("0");
+    } finally {
+      release.countDown();
+    }
+    assertThat(commit.get(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    assertThat(committer.position("a")).contains("1");
+  }
+
+  @Test
+  void commitsArrivingDuringAWriteGoTogetherInTheNextOne() throws Exception {
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.beforeCommit(
+        updates -> {
+          writing.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    CompletableFuture<Boolean> bulk =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("elf", "1")));
+    assertThat(writing.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    CompletableFuture<Boolean> streaming =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("login", "7")));
+    CompletableFuture<Boolean> cdc =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("account", "3")));
+    await().atMost(TestTiming.seconds(10)).until(() -> committer.waitingCommits() == 2);
+
+    release.countDown();
+
+    for (CompletableFuture<Boolean> c : List.of(bulk, streaming, cdc)) {
+      assertThat(c.get(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    }
+    assertThat(store.commits())
+        .containsExactly(Map.of("elf", "1"), Map.of("login", "7", "account", "3"));
+    assertThat(committer.position("login")).contains("7");
+  }
+
+  @Test
+  void aCommitCarriedByAFailedWriteFailsToo() throws Exception {
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    store.beforeCommit(
+        updates -> {
+          if (updates.containsKey("elf")) {
+            writing.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+    CompletableFuture<Boolean> bulk =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("elf", "1")));
+    assertThat(writing.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    CompletableFuture<Boolean> streaming =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("login", "7")));
+    CompletableFuture<Boolean> cdc =
+        CompletableFuture.supplyAsync(() -> committer.commit(Map.of("account", "3")));
+    await().atMost(TestTiming.seconds(10)).until(() -> committer.waitingCommits() == 2);
+    term.revoke(); // the next write (the two waiting commits) is fenced
+
+    release.countDown();
+
+    assertThat(bulk.get(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    for (CompletableFuture<Boolean> c : List.of(streaming, cdc)) {
+      assertThatThrownBy(() -> c.get(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS))
+          .hasCauseInstanceOf(FencedException.class);
+    }
+    assertThat(committer.position("login")).isEmpty();
   }
 }

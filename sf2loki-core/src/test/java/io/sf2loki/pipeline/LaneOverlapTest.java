@@ -230,7 +230,7 @@ class LaneOverlapTest {
   @Test
   void abortBlocksTheKeysOfBothTheBatchInPushAndTheWaitingBatch() throws Exception {
     LaneQueue queue = new LaneQueue(10, 0);
-    BatchHandoff handoff = new BatchHandoff();
+    BatchHandoff handoff = new BatchHandoff(queue::wakeConsumer);
     RunControl control = new RunControl();
     PipelineMetrics metrics = new PipelineMetrics(new SimpleMeterRegistry());
     Committer committer = new Committer(store, term, metrics, Map.of(), Runs.noEgress(metrics));
@@ -246,7 +246,8 @@ class LaneOverlapTest {
     Batcher batcher = new Batcher(10, 1_048_576, Duration.ofHours(1));
     LaneProgress progress = new LaneProgress(Source.Lane.BULK, queue, Ticker.SYSTEM);
     Thread batching =
-        new Thread(new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, progress, shared));
+        new Thread(
+            new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, progress, shared, false));
     Thread delivery =
         new Thread(
             new LaneDelivery(

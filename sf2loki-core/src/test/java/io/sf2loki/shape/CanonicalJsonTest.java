@@ -3,10 +3,13 @@ package io.sf2loki.shape;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -78,5 +81,66 @@ class CanonicalJsonTest {
                 + " \"0Yw000000000001AAA\", \"LogFileLength\": 2692.0, \"Nested\": {\"Name\":"
                 + " \"Ann\"}}");
     assertThat(second).isEqualTo(first);
+  }
+
+  @Test
+  void floatsAreTheShortestRoundTripDigitsOfEveryMagnitude() {
+    Random random = new Random(7);
+    for (int i = 0; i < 30_000; i++) {
+      double d = Double.longBitsToDouble(random.nextLong());
+      if (Double.isFinite(d)) {
+        assertThat(CanonicalJson.formatDouble(d)).as("%s", d).isEqualTo(pythonRepr(d));
+      }
+    }
+  }
+
+  /** The rule spelled out on the exact decimal of Double.toString (the earlier implementation). */
+  static String pythonRepr(double d) {
+    if (d == 0) {
+      return (1 / d < 0) ? "-0.0" : "0.0";
+    }
+    BigDecimal exact = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    String digits = exact.unscaledValue().abs().toString();
+    int exponent = digits.length() - 1 - exact.scale();
+    String sign = d < 0 ? "-" : "";
+    if (exponent < -4 || exponent >= 16) {
+      String mantissa =
+          digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+      return sign
+          + mantissa
+          + "e"
+          + (exponent < 0 ? "-" : "+")
+          + String.format(Locale.ROOT, "%02d", Math.abs(exponent));
+    }
+    if (exponent < 0) {
+      return sign + "0." + "0".repeat(-exponent - 1) + digits;
+    }
+    if (digits.length() <= exponent + 1) {
+      return sign + digits + "0".repeat(exponent + 1 - digits.length()) + ".0";
+    }
+    return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
+  }
+
+  @Test
+  void keysSortByCodePointEvenWhereUtf16OrderDiffers() {
+    char[] alphabet = {'a', 'b', '\uE000', '\uFFFF', '\uD83D', '\uDE00', '\uD800', 'z'};
+    Random random = new Random(11);
+    for (int i = 0; i < 20_000; i++) {
+      String a = randomString(random, alphabet);
+      String b = randomString(random, alphabet);
+      int expected =
+          Integer.signum(Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray()));
+      assertThat(Integer.signum(CanonicalJson.compareCodePoints(a, b)))
+          .as("%s vs %s", a, b)
+          .isEqualTo(expected);
+    }
+  }
+
+  private static String randomString(Random random, char[] alphabet) {
+    StringBuilder s = new StringBuilder();
+    for (int n = random.nextInt(4); n > 0; n--) {
+      s.append(alphabet[random.nextInt(alphabet.length)]);
+    }
+    return s.toString();
   }
 }

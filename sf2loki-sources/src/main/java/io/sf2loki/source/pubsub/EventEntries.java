@@ -64,8 +64,9 @@ final class EventEntries {
     Schema schema;
     Map<String, Object> payload;
     try {
-      schema = schemas.get(event.getEvent().getSchemaId());
-      payload = AvroPayloads.decode(schema, event.getEvent().getPayload().toByteArray());
+      AvroPayloads.Reader reader = schemas.reader(event.getEvent().getSchemaId());
+      schema = reader.schema();
+      payload = reader.decode(event.getEvent().getPayload().toByteArray());
     } catch (SchemaCache.UnknownSchemaException e) {
       return new Made(raw(topic, type, event, token, "UnknownSchema", e.getMessage()), false);
     } catch (IOException e) {

@@ -31,20 +31,53 @@ public final class AvroPayloads {
    *     bytes) or the result is not a record
    */
   public static Map<String, Object> decode(Schema schema, byte[] payload) throws IOException {
-    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload, null);
-    Object datum;
-    try {
-      datum = new GenericDatumReader<GenericRecord>(schema).read(null, decoder);
-    } catch (RuntimeException e) { // Avro reports some garbage as runtime exceptions
-      throw new IOException(e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+    return new Reader(schema).decode(payload);
+  }
+
+  /**
+   * The decoder of one writer schema, kept with the schema ({@link SchemaCache}): building Avro's
+   * reader resolves the schema, which cost more than decoding an event and was done per event
+   * (docs/performance.md §4). Thread-safe: an Avro reader initialises itself on first use without
+   * publishing safely, so a decode holds the reader's lock (uncontended but for two topics of one
+   * schema).
+   */
+  public static final class Reader {
+    private final Schema schema;
+    private final GenericDatumReader<GenericRecord> reader;
+    private BinaryDecoder decoder;
+
+    public Reader(Schema schema) {
+      this.schema = schema;
+      this.reader = new GenericDatumReader<>(schema);
     }
-    if (!decoder.isEnd()) {
-      throw new IOException("trailing bytes after the record");
+
+    /** The writer schema. */
+    public Schema schema() {
+      return schema;
     }
-    if (!(datum instanceof GenericRecord record)) {
-      throw new IOException("payload is not a record");
+
+    /**
+     * Decodes {@code payload}.
+     *
+     * @throws IOException when it does not decode with the schema (truncated, garbled, trailing
+     *     bytes) or the result is not a record
+     */
+    public synchronized Map<String, Object> decode(byte[] payload) throws IOException {
+      decoder = DecoderFactory.get().binaryDecoder(payload, decoder);
+      Object datum;
+      try {
+        datum = reader.read(null, decoder);
+      } catch (RuntimeException e) { // Avro reports some garbage as runtime exceptions
+        throw new IOException(e.getClass().getSimpleName() + ": " + e.getMessage(), e);
+      }
+      if (!decoder.isEnd()) {
+        throw new IOException("trailing bytes after the record");
+      }
+      if (!(datum instanceof GenericRecord record)) {
+        throw new IOException("payload is not a record");
+      }
+      return toMap(record);
     }
-    return toMap(record);
   }
 
   private static Map<String, Object> toMap(GenericRecord record) {

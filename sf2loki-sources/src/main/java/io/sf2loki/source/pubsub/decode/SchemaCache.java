@@ -7,8 +7,9 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
 /**
- * Writer schemas by schema id: bounded (least recently used out), single-flight per id, shared by
- * every topic of a run. A schema id is a fingerprint, so an entry never goes stale. Thread-safe.
+ * Writer schemas by schema id, each with its {@linkplain AvroPayloads.Reader decoder}: bounded
+ * (least recently used out), single-flight per id, shared by every topic of a run. A schema id is a
+ * fingerprint, so an entry never goes stale. Thread-safe.
  */
 public final class SchemaCache {
 
@@ -32,7 +33,7 @@ public final class SchemaCache {
   }
 
   private final Fetcher fetcher;
-  private final Map<String, Schema> schemas;
+  private final Map<String, AvroPayloads.Reader> schemas;
   private final Map<String, Object> inFlight = new ConcurrentHashMap<>();
 
   /**
@@ -45,7 +46,7 @@ public final class SchemaCache {
           private static final long serialVersionUID = 1L;
 
           @Override
-          protected boolean removeEldestEntry(Map.Entry<String, Schema> eldest) {
+          protected boolean removeEldestEntry(Map.Entry<String, AvroPayloads.Reader> eldest) {
             return size() > maxSize;
           }
         };
@@ -53,7 +54,15 @@ public final class SchemaCache {
 
   /** The schema of {@code schemaId}, fetched once however many threads ask at the same time. */
   public Schema get(String schemaId) throws Exception {
-    Schema cached = cached(schemaId);
+    return reader(schemaId).schema();
+  }
+
+  /**
+   * The decoder of {@code schemaId}'s schema, fetched once however many threads ask at the same
+   * time.
+   */
+  public AvroPayloads.Reader reader(String schemaId) throws Exception {
+    AvroPayloads.Reader cached = cached(schemaId);
     if (cached != null) {
       return cached;
     }
@@ -64,16 +73,16 @@ public final class SchemaCache {
           return cached;
         }
         String json = fetcher.fetch(schemaId);
-        Schema schema;
+        AvroPayloads.Reader reader;
         try {
-          schema = new Schema.Parser().parse(json);
+          reader = new AvroPayloads.Reader(new Schema.Parser().parse(json));
         } catch (SchemaParseException e) {
           throw new UnknownSchemaException("schema " + schemaId + " does not parse", e);
         }
         synchronized (schemas) {
-          schemas.put(schemaId, schema);
+          schemas.put(schemaId, reader);
         }
-        return schema;
+        return reader;
       } finally {
         inFlight.remove(schemaId);
       }
@@ -87,7 +96,7 @@ public final class SchemaCache {
     }
   }
 
-  private Schema cached(String schemaId) {
+  private AvroPayloads.Reader cached(String schemaId) {
     synchronized (schemas) {
       return schemas.get(schemaId);
     }
