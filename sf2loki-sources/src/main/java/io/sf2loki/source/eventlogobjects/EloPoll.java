@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * One poll cycle of one Event Log Object ({@code *EventLog}) through {@link EloReader}: fields from
  * {@code describe} (once per run), the checkpoint token {@link EloCheckpoint} under the object's
  * key, the upper bound Salesforce's now minus the settle window (at least 45 minutes) and the
- * window's {@code until}. A user without the permission gets one ERROR naming it, then quiet
- * retries each poll so that granting it needs no restart. Confined to the source thread.
+ * window's {@code until}; without a checkpoint of its own, an object starts where its EventLogFile
+ * type's files ended ({@link ElfHandover}). A user without the permission gets one ERROR naming it,
+ * then quiet retries each poll so that granting it needs no restart. Confined to the source thread.
  */
 final class EloPoll {
 
@@ -154,6 +155,30 @@ final class EloPoll {
             .start()
             .orElseGet(() -> salesforceNow.get().minus(spec.lookback()))
             .truncatedTo(ChronoUnit.MILLIS);
+    if (stored.isEmpty()) {
+      Optional<ElfHandover.Result> handover = ElfHandover.of(spec.name(), ctx::checkpoint);
+      if (handover.orElse(null) instanceof ElfHandover.Handover h) {
+        Instant at = window.start().filter(s -> s.isAfter(h.from())).orElse(h.from());
+        LOG.info(
+            "{}: no checkpoint of its own; taking over from {}, whose files covered the events"
+                + " before {}: starting there",
+            spec.name(),
+            h.elfKey(),
+            h.from());
+        return new EloCheckpoint(at.truncatedTo(ChronoUnit.MILLIS));
+      }
+      if (handover.orElse(null) instanceof ElfHandover.Unusable u) {
+        LOG.warn(
+            "{}: no checkpoint of its own and {} cannot hand over ({}); starting at {}, so hours"
+                + " EventLogFile already shipped may be shipped again: `state set {}` moves the"
+                + " start",
+            spec.name(),
+            u.elfKey(),
+            u.why(),
+            from,
+            spec.checkpointKey());
+      }
+    }
     return new EloCheckpoint(from);
   }
 }
