@@ -137,6 +137,24 @@ final class EloPoll {
     return Optional.of(fields.get(spec.name()));
   }
 
+  /** A stored token, or empty when it is not one (the caller falls back as for no token). */
+  static Optional<EloCheckpoint> decodeQuietly(String stored) {
+    try {
+      return Optional.of(EloCheckpoint.decode(stored));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The windows of at most 15 days a read from {@code from} to {@code until} queries: at least 1.
+   */
+  static long windows(Instant from, Instant until) {
+    long millis = Math.max(0, until.toEpochMilli() - from.toEpochMilli());
+    long max = EloReader.MAX_WINDOW.toMillis();
+    return Math.max(1, (millis + max - 1) / max);
+  }
+
   private EloCheckpoint load(ObjectSpec spec, SourceContext ctx) {
     Optional<String> stored = ctx.checkpoint(spec.checkpointKey());
     if (stored.isPresent()) {
