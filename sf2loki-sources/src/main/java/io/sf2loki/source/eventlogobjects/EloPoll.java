@@ -65,6 +65,13 @@ final class EloPoll {
     this.reader = new EloReader(q -> rest.query(q).records());
   }
 
+  /** Records {@code object}'s fields, already read from its {@code describe} (by discovery). */
+  void knownFields(String object, List<String> names) {
+    if (names.contains("Timestamp")) {
+      fields.put(object, List.copyOf(names));
+    }
+  }
+
   /** True for an Event Log Object's name. */
   static boolean isEventLogObject(String name) {
     return name.endsWith("EventLog");
