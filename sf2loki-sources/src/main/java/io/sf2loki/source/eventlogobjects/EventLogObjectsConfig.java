@@ -114,9 +114,7 @@ public record EventLogObjectsConfig(
                 + ": unknown preset '"
                 + preset
                 + "' (known: "
-                + String.join(", ", ObjectPresets.presetNames())
-                + ", "
-                + DISCOVER_PRESET
+                + String.join(", ", knownPresets())
                 + ")");
         continue;
       }
@@ -126,6 +124,12 @@ public record EventLogObjectsConfig(
     }
     return new EventLogObjectsConfig(
         new ArrayList<>(objects.values()), cap, shaping, TimeWindow.bind(section), discovery);
+  }
+
+  private static Set<String> knownPresets() {
+    Set<String> out = new TreeSet<>(ObjectPresets.presetNames());
+    out.add(DISCOVER_PRESET);
+    return out;
   }
 
   private static void addOnce(

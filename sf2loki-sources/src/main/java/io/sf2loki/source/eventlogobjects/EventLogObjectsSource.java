@@ -174,6 +174,16 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
           e.getMessage(),
           Durations.format(d.retryInterval()));
       return now + d.retryInterval().toNanos();
+    } catch (AuthException e) {
+      if (e.isPermanent()) {
+        throw e; // no retry mints a token: the engine gives up after its attempts
+      }
+      LOG.warn(
+          "{}: listing the org's Event Log Objects: authentication failed ({}); retrying in {}",
+          SOURCE,
+          e.getMessage(),
+          Durations.format(d.retryInterval()));
+      return now + d.retryInterval().toNanos();
     }
     if (found.isEmpty() && !d.listed()) {
       return now + d.retryInterval().toNanos();
