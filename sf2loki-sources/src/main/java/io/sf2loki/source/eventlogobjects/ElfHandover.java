@@ -1,7 +1,10 @@
 package io.sf2loki.source.eventlogobjects;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.shape.Categories;
-import io.sf2loki.source.eventlogfile.ElfCheckpoint;
+import io.sf2loki.shape.EventTimes;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Function;
@@ -14,6 +17,8 @@ import java.util.function.Function;
  * keeps the two from running at once, so that position no longer moves.
  */
 final class ElfHandover {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private ElfHandover() {}
 
@@ -40,14 +45,19 @@ final class ElfHandover {
     if (stored.isEmpty()) {
       return Optional.empty();
     }
-    ElfCheckpoint elf;
+    JsonNode elf;
     try {
-      elf = ElfCheckpoint.parse(stored.get());
-    } catch (IllegalArgumentException e) {
-      return Optional.of(new Unusable(key, "it is corrupt (" + e.getMessage() + ")"));
+      elf = JSON.readTree(stored.get());
+    } catch (IOException e) {
+      elf = null;
     }
+    // the key ElfCheckpoint writes; read here because source.eventlogfile depends on this package
+    Optional<Instant> covered =
+        elf != null && elf.path("covered_until").isTextual()
+            ? EventTimes.parse(elf.path("covered_until").asText())
+            : Optional.empty();
     return Optional.of(
-        elf.coveredUntil()
+        covered
             .<Result>map(c -> new Handover(key, c))
             .orElseGet(
                 () ->

@@ -121,7 +121,11 @@ final class EloPoll {
       if (e.status() != 403 && e.status() != 404 && !e.body().contains("INSUFFICIENT_ACCESS")) {
         throw e;
       }
-      if (refused.add(spec.name())) {
+      boolean first = refused.isEmpty();
+      if (!refused.add(spec.name())) {
+        return Optional.empty(); // said already
+      }
+      if (first) {
         LOG.error(
             "{}: Event Log Object not readable ({} {}): it needs a Hyperforce org with Shield or"
                 + " the Event Monitoring add-on and a user with the permission \"{}\"; retrying"
@@ -130,6 +134,13 @@ final class EloPoll {
             e.status(),
             e.body(),
             EloDiscovery.PERMISSION);
+      } else {
+        // one cause, one ERROR: the org or the user lacks Event Log Objects for every object
+        LOG.info(
+            "{}: Event Log Object not readable either ({} {}); retrying quietly each poll",
+            spec.name(),
+            e.status(),
+            e.body());
       }
       return Optional.empty();
     }
