@@ -12,6 +12,7 @@ import io.sf2loki.testkit.salesforce.Fault.Route;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -220,14 +221,58 @@ class DoctorSalesforceTest {
   }
 
   @Test
-  void anEventLogObjectWithoutThePermissionFailsNamingIt() throws Exception {
+  void anEventLogObjectWithoutThePermissionIsOneFailNamingItAndTheObjectsProbeIsSkipped()
+      throws Exception {
     fx.sf.eventLogObjects().define("LoginEventLog");
     fx.sf.eventLogObjects().revokeAccess();
 
-    JsonNode object = fx.checkOf(ELO, "permissions:LoginEventLog");
+    JsonNode report = DoctorFixture.report(fx.doctor(ELO, "--json"));
+    JsonNode all = DoctorFixture.check(report, "permissions:event_log_objects").orElseThrow();
 
-    assertThat(status(object)).isEqualTo("FAIL");
-    assertThat(object.path("detail").asText()).contains("403 INSUFFICIENT_ACCESS");
-    assertThat(object.path("remedy").asText()).contains("View Event Log Object Data");
+    assertThat(status(all)).isEqualTo("FAIL");
+    assertThat(all.path("detail").asText()).contains("View Event Log Object Data");
+    assertThat(status(DoctorFixture.check(report, "permissions:LoginEventLog").orElseThrow()))
+        .isEqualTo("SKIP");
+  }
+
+  @Test
+  void anOrgWithoutEventLogObjectsIsOneFailHoweverManyAreConfigured() throws Exception {
+    JsonNode report =
+        DoctorFixture.report(
+            fx.doctor(
+                "sources.eventlog_objects { enabled = true, presets = [event_log_objects],"
+                    + " objects = [{name = LoginEventLog}, {name = ReportEventLog}] }\n",
+                "--json"));
+
+    List<String> failed = new ArrayList<>();
+    report
+        .path("checks")
+        .forEach(
+            c -> {
+              if (status(c).equals("FAIL")) {
+                failed.add(c.path("name").asText());
+              }
+            });
+    assertThat(failed).containsExactly("permissions:event_log_objects");
+    assertThat(
+            DoctorFixture.check(report, "permissions:event_log_objects")
+                .orElseThrow()
+                .path("detail")
+                .asText())
+        .contains("lists no queryable Event Log Objects", "Shield");
+  }
+
+  @Test
+  void theEventLogObjectsPresetPassesNamingWhatItWouldRead() throws Exception {
+    fx.sf.eventLogObjects().define("LoginEventLog");
+    fx.sf.eventLogObjects().define("ReportEventLog");
+
+    JsonNode all =
+        fx.checkOf(
+            "sources.eventlog_objects { enabled = true, presets = [event_log_objects] }\n",
+            "permissions:event_log_objects");
+
+    assertThat(status(all)).isEqualTo("PASS");
+    assertThat(all.path("detail").asText()).contains("LoginEventLog", "ReportEventLog");
   }
 }

@@ -22,7 +22,29 @@ public final class Categories {
   private static final Map<String, String> ALIASES =
       Map.of("loginhistory", "login", "metadataapiop", "metadataapioperation", "soapapi", "api");
 
+  /**
+   * Event Log Objects whose EventLogFile type is not their name less {@code EventLog}, as the
+   * EventLogFile type is spelled.
+   */
+  private static final Map<String, String> ELF_TYPES =
+      Map.of("MetadataApiOp", "MetadataApiOperation", "SoapApi", "API", "Uri", "URI");
+
   private Categories() {}
+
+  /**
+   * The EventLogFile type carrying the events of Event Log Object {@code eventLogObject}: its name
+   * less {@code EventLog} ({@code LoginEventLog} is {@code Login}), except {@code
+   * MetadataApiOpEventLog} ({@code MetadataApiOperation}), {@code SoapApiEventLog} ({@code API})
+   * and {@code UriEventLog} ({@code URI}); empty for a name that does not end in {@code EventLog}.
+   * Both are one category.
+   */
+  public static java.util.Optional<String> eventLogFileType(String eventLogObject) {
+    if (!eventLogObject.endsWith("EventLog") || eventLogObject.equals("EventLog")) {
+      return java.util.Optional.empty();
+    }
+    String base = eventLogObject.substring(0, eventLogObject.length() - "EventLog".length());
+    return java.util.Optional.of(ELF_TYPES.getOrDefault(base, base));
+  }
 
   /**
    * The category of a Pub/Sub topic or an sObject name: its basename without a trailing {@code

@@ -9,11 +9,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The warnings of an {@code eventlog_objects} backfill: a {@code --since} beyond the retention
- * Salesforce documents for some of the objects, and an {@code --until} still inside an object's
- * settle window, which keeps the run polling until it has settled.
+ * Salesforce documents for some of the objects (about six months, 30 days for Event Log Objects),
+ * and an {@code --until} still inside an object's settle window, which keeps the run polling until
+ * it has settled.
  */
 final class ObjectWarnings {
 
@@ -24,25 +27,25 @@ final class ObjectWarnings {
         EventLogObjectsConfig.bind(config.loaded().reader().section("sources.eventlog_objects"))
             .objects();
     List<String> out = new ArrayList<>();
-    List<String> expired =
-        objects.stream()
-            .map(ObjectSpec::name)
-            .filter(
-                o ->
-                    ObjectRetention.of(o)
-                        .filter(r -> request.since().isBefore(now.minus(r)))
-                        .isPresent())
-            .toList();
-    if (!expired.isEmpty()) {
-      out.add(
-          "--since "
-              + request.since()
-              + " is more than "
-              + ObjectRetention.SIX_MONTHS.toDays()
-              + " days ago: Salesforce keeps "
-              + String.join(", ", expired)
-              + " for about six months, so the older part of the window has nothing left to read");
+    Map<Duration, List<String>> expired = new TreeMap<>();
+    for (ObjectSpec o : objects) {
+      ObjectRetention.of(o.name())
+          .filter(r -> request.since().isBefore(now.minus(r)))
+          .ifPresent(r -> expired.computeIfAbsent(r, k -> new ArrayList<>()).add(o.name()));
     }
+    expired.forEach(
+        (retention, names) ->
+            out.add(
+                "--since "
+                    + request.since()
+                    + " is more than "
+                    + retention.toDays()
+                    + " days ago: Salesforce keeps "
+                    + String.join(", ", names)
+                    + (retention.equals(ObjectRetention.SIX_MONTHS)
+                        ? " for about six months"
+                        : " for " + retention.toDays() + " days")
+                    + ", so the older part of the window has nothing left to read"));
     Duration settle =
         objects.stream()
             .map(ObjectSpec::settleWindow)

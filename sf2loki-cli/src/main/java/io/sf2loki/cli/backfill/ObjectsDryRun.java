@@ -92,7 +92,9 @@ final class ObjectsDryRun {
     out.println(
         "  api_calls~: "
             + pages
-            + " query pages (one per 200 rows and the short page ending each object) + "
+            + " query pages (one per 200 rows, or 2000 for an Event Log Object, and the short"
+            + " page ending each object or each 15-day window of an Event Log Object, plus its"
+            + " describe) + "
             + inventory.limitsCalls()
             + " org limits read (this dry run made "
             + DryRun.calls(registry)

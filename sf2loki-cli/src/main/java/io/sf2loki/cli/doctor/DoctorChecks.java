@@ -163,6 +163,18 @@ public final class DoctorChecks {
     if (config.sources().containsKey("eventlog_objects")) {
       EventLogObjectsConfig objects =
           EventLogObjectsConfig.bind(root.section("sources.eventlog_objects"));
+      List<String> elos =
+          objects.objects().stream()
+              .map(ObjectSpec::name)
+              .filter(n -> n.endsWith("EventLog"))
+              .toList();
+      if (!elos.isEmpty() || objects.discovery().isPresent()) {
+        checks.add(
+            new EventLogObjectsCheck(
+                elos,
+                objects.discovery().isPresent(),
+                objects.discovery().map(d -> d.exclude()).orElse(List.of())));
+      }
       for (ObjectSpec o : objects.objects()) {
         checks.add(new ObjectAccessCheck(o.name()));
       }

@@ -10,8 +10,9 @@ import java.util.List;
  * {@code permissions:<Object>}: {@code SELECT Id FROM <Object> LIMIT 1} for one configured event
  * object of {@code sources.eventlog_objects}; a user who may not read it gets {@code INVALID_TYPE}.
  * An Event Log Object ({@code *EventLog}) has no {@code Id}: it is probed with {@code SELECT
- * Timestamp FROM <Object> LIMIT 1} (the server's implicit last 15 days), and its remedy names View
- * Event Log Object Data.
+ * Timestamp FROM <Object> LIMIT 1} (the server's implicit last 15 days), only once {@link
+ * EventLogObjectsCheck} found Event Log Objects readable at all, and its remedy names View Event
+ * Log Object Data.
  */
 final class ObjectAccessCheck implements Check {
 
@@ -30,7 +31,9 @@ final class ObjectAccessCheck implements Check {
 
   @Override
   public List<String> requires() {
-    return List.of(AuthCheck.NAME);
+    return eventLogObject()
+        ? List.of(AuthCheck.NAME, EventLogObjectsCheck.NAME)
+        : List.of(AuthCheck.NAME);
   }
 
   @Override

@@ -22,14 +22,20 @@ import java.util.Optional;
  * watermark: zero-row files, which are recorded without moving it ({@link #remember}). sf2loki adds
  * {@code "schema": "<16 hex digits>"}, the hash of the columns of the type's last read file ({@link
  * ElfSchema#hash}), so a restart can tell a column change; a value without it (the Python
- * sf2loki's) reads as having none, and a malformed one is ignored. Immutable.
+ * sf2loki's) reads as having none, and a malformed one is ignored. It also adds {@code
+ * "covered_until": "<instant>"}, the end of the newest hour (or day) whose file was read: where an
+ * Event Log Object taking the type over starts ({@code LoginEventLog} after {@code Login}), so the
+ * switch-over neither loses nor repeats an hour; absent or malformed, it is unknown. Immutable.
  *
  * @param seen (id, raw CreatedDate) pairs in processing order; a legacy bare id has an empty date
  *     and matches any date
  * @param lastCreated the watermark, in Salesforce's raw form as received
  * @param schema the hash of the last read file's columns, when known
+ * @param coveredUntil the end of the latest {@code LogDate} interval whose file was read, when
+ *     known
  */
-public record ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String> schema) {
+public record ElfCheckpoint(
+    List<Seen> seen, String lastCreated, Optional<String> schema, Optional<Instant> coveredUntil) {
 
   static final int OLDER_KEPT = 200;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,9 +47,15 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String
     seen = List.copyOf(seen);
     Objects.requireNonNull(lastCreated, "lastCreated");
     Objects.requireNonNull(schema, "schema");
+    Objects.requireNonNull(coveredUntil, "coveredUntil");
   }
 
-  /** A cursor without a recorded schema. */
+  /** A cursor without a recorded coverage. */
+  public ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String> schema) {
+    this(seen, lastCreated, schema, Optional.empty());
+  }
+
+  /** A cursor without a recorded schema or coverage. */
   public ElfCheckpoint(List<Seen> seen, String lastCreated) {
     this(seen, lastCreated, Optional.empty());
   }
@@ -55,7 +67,16 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String
 
   /** The same cursor recording {@code hash} as the last read file's schema. */
   public ElfCheckpoint withSchema(String hash) {
-    return new ElfCheckpoint(seen, lastCreated, Optional.of(hash));
+    return new ElfCheckpoint(seen, lastCreated, Optional.of(hash), coveredUntil);
+  }
+
+  /**
+   * The same cursor recording that the events before {@code end} (a read file's {@code LogDate}
+   * plus its interval) were read; the coverage never moves back.
+   */
+  public ElfCheckpoint covering(Instant end) {
+    Instant kept = coveredUntil.filter(c -> c.isAfter(end)).orElse(end);
+    return new ElfCheckpoint(seen, lastCreated, schema, Optional.of(kept));
   }
 
   /**
@@ -91,12 +112,14 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String
       seen.add(parseSeen(e));
     }
     JsonNode schema = node.path("schema");
+    JsonNode covered = node.path("covered_until");
     return new ElfCheckpoint(
         seen,
         last,
         schema.isTextual() && schema.asText().matches("[0-9a-f]{16}")
             ? Optional.of(schema.asText())
-            : Optional.empty());
+            : Optional.empty(),
+        covered.isTextual() ? EventTimes.parse(covered.asText()) : Optional.empty());
   }
 
   private static Seen parseSeen(JsonNode e) {
@@ -185,7 +208,7 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String
     List<Seen> kept =
         new ArrayList<>(older.subList(Math.max(0, older.size() - OLDER_KEPT), older.size()));
     kept.addAll(current);
-    return new ElfCheckpoint(kept, last, schema);
+    return new ElfCheckpoint(kept, last, schema, coveredUntil);
   }
 
   /** The stored form: canonical JSON with sorted keys. */
@@ -195,6 +218,7 @@ public record ElfCheckpoint(List<Seen> seen, String lastCreated, Optional<String
       ids.add(s.created().isEmpty() ? s.id() : List.of(s.id(), s.created()));
     }
     Map<String, Object> doc = new LinkedHashMap<>();
+    coveredUntil.ifPresent(c -> doc.put("covered_until", Soql.datetimeLiteral(c)));
     doc.put("ids", ids);
     doc.put("last_created", lastCreated);
     schema.ifPresent(h -> doc.put("schema", h));

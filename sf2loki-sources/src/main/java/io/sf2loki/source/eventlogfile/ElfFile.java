@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sf2loki.salesforce.soql.Soql;
 import io.sf2loki.shape.EventTimes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.Optional;
  * @param sequence Sequence coerced to an integer (0 when missing)
  * @param fieldNames {@code LogFileFieldNames} split at commas (empty when not listed)
  * @param fieldTypes {@code LogFileFieldTypes} split at commas (empty when not listed)
+ * @param logDate the start of the hour or day the file covers, when listed
  */
 record ElfFile(
     String id,
@@ -31,11 +33,18 @@ record ElfFile(
     long length,
     long sequence,
     List<String> fieldNames,
-    List<String> fieldTypes) {
+    List<String> fieldTypes,
+    Optional<Instant> logDate) {
 
   ElfFile {
     fieldNames = List.copyOf(fieldNames);
     fieldTypes = List.copyOf(fieldTypes);
+  }
+
+  /** The end of the hour or day the file covers: its events are all before it. */
+  Optional<Instant> coveredEnd() {
+    Duration span = interval.equals("Daily") ? Duration.ofDays(1) : Duration.ofHours(1);
+    return logDate.map(d -> d.plus(span));
   }
 
   /**
@@ -60,7 +69,8 @@ record ElfFile(
             integer(r.path("LogFileLength")),
             integer(r.path("Sequence")),
             list(r.path("LogFileFieldNames")),
-            list(r.path("LogFileFieldTypes"))));
+            list(r.path("LogFileFieldTypes")),
+            text(r.path("LogDate")).flatMap(EventTimes::parse)));
   }
 
   private static List<String> list(JsonNode n) {

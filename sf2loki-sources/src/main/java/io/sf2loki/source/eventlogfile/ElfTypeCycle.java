@@ -137,7 +137,7 @@ final class ElfTypeCycle {
       try (InputStream in = body.open()) {
         schema = ElfSchema.of(CsvRows.header(in), f);
       }
-      after = recording(before.advance(f.id(), f.createdRaw()), schema);
+      after = recording(covering(before.advance(f.id(), f.createdRaw()), f), schema);
       emitted = fileRows.emit(type, f, config.shapingOf(type), body, ctx, before, after);
     } catch (IOException | UncheckedIOException e) {
       metrics.downloadError("csv");
@@ -153,6 +153,14 @@ final class ElfTypeCycle {
   /** {@code cursor} recording the file's schema, when its body had a header. */
   private static ElfCheckpoint recording(ElfCheckpoint cursor, Optional<ElfSchema> schema) {
     return schema.map(s -> cursor.withSchema(s.hash())).orElse(cursor);
+  }
+
+  /**
+   * {@code cursor} recording that {@code f}'s hour (or day) was read, for an Event Log Object that
+   * takes the type over; an abandoned file is never recorded so: its events were not shipped.
+   */
+  private static ElfCheckpoint covering(ElfCheckpoint cursor, ElfFile f) {
+    return f.coveredEnd().map(cursor::covering).orElse(cursor);
   }
 
   /** Moves the in-memory cursor as far as §7.4 allows after one file's rows were emitted. */
@@ -171,7 +179,7 @@ final class ElfTypeCycle {
     }
     if (e.rows() == 0) {
       LOG.debug("EventLogFile {} {} has no rows; the watermark stays", type, f.id());
-      cursors.update(type, recording(before.remember(f.id(), f.createdRaw()), schema));
+      cursors.update(type, recording(covering(before.remember(f.id(), f.createdRaw()), f), schema));
     } else {
       cursors.update(type, after);
       if (e.entries() > 0) {

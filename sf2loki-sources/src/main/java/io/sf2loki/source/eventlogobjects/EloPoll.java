@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * One poll cycle of one Event Log Object ({@code *EventLog}) through {@link EloReader}: fields from
  * {@code describe} (once per run), the checkpoint token {@link EloCheckpoint} under the object's
  * key, the upper bound Salesforce's now minus the settle window (at least 45 minutes) and the
- * window's {@code until}. A user without the permission gets one ERROR naming it, then quiet
- * retries each poll so that granting it needs no restart. Confined to the source thread.
+ * window's {@code until}; without a checkpoint of its own, an object starts where its EventLogFile
+ * type's files ended ({@link ElfHandover}). A user without the permission gets one ERROR naming it,
+ * then quiet retries each poll so that granting it needs no restart. Confined to the source thread.
  */
 final class EloPoll {
 
@@ -62,6 +63,13 @@ final class EloPoll {
     this.salesforceNow = salesforceNow;
     this.window = window;
     this.reader = new EloReader(q -> rest.query(q).records());
+  }
+
+  /** Records {@code object}'s fields, already read from its {@code describe} (by discovery). */
+  void knownFields(String object, List<String> names) {
+    if (names.contains("Timestamp")) {
+      fields.put(object, List.copyOf(names));
+    }
   }
 
   /** True for an Event Log Object's name. */
@@ -113,7 +121,11 @@ final class EloPoll {
       if (e.status() != 403 && e.status() != 404 && !e.body().contains("INSUFFICIENT_ACCESS")) {
         throw e;
       }
-      if (refused.add(spec.name())) {
+      boolean first = refused.isEmpty();
+      if (!refused.add(spec.name())) {
+        return Optional.empty(); // said already
+      }
+      if (first) {
         LOG.error(
             "{}: Event Log Object not readable ({} {}): it needs a Hyperforce org with Shield or"
                 + " the Event Monitoring add-on and a user with the permission \"{}\"; retrying"
@@ -122,6 +134,13 @@ final class EloPoll {
             e.status(),
             e.body(),
             EloDiscovery.PERMISSION);
+      } else {
+        // one cause, one ERROR: the org or the user lacks Event Log Objects for every object
+        LOG.info(
+            "{}: Event Log Object not readable either ({} {}); retrying quietly each poll",
+            spec.name(),
+            e.status(),
+            e.body());
       }
       return Optional.empty();
     }
@@ -134,6 +153,24 @@ final class EloPoll {
     refused.remove(spec.name());
     fields.put(spec.name(), List.copyOf(out));
     return Optional.of(fields.get(spec.name()));
+  }
+
+  /** A stored token, or empty when it is not one (the caller falls back as for no token). */
+  static Optional<EloCheckpoint> decodeQuietly(String stored) {
+    try {
+      return Optional.of(EloCheckpoint.decode(stored));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The windows of at most 15 days a read from {@code from} to {@code until} queries: at least 1.
+   */
+  static long windows(Instant from, Instant until) {
+    long millis = Math.max(0, until.toEpochMilli() - from.toEpochMilli());
+    long max = EloReader.MAX_WINDOW.toMillis();
+    return Math.max(1, (millis + max - 1) / max);
   }
 
   private EloCheckpoint load(ObjectSpec spec, SourceContext ctx) {
@@ -154,6 +191,30 @@ final class EloPoll {
             .start()
             .orElseGet(() -> salesforceNow.get().minus(spec.lookback()))
             .truncatedTo(ChronoUnit.MILLIS);
+    if (stored.isEmpty()) {
+      Optional<ElfHandover.Result> handover = ElfHandover.of(spec.name(), ctx::checkpoint);
+      if (handover.orElse(null) instanceof ElfHandover.Handover h) {
+        Instant at = window.start().filter(s -> s.isAfter(h.from())).orElse(h.from());
+        LOG.info(
+            "{}: no checkpoint of its own; taking over from {}, whose files covered the events"
+                + " before {}: starting there",
+            spec.name(),
+            h.elfKey(),
+            h.from());
+        return new EloCheckpoint(at.truncatedTo(ChronoUnit.MILLIS));
+      }
+      if (handover.orElse(null) instanceof ElfHandover.Unusable u) {
+        LOG.warn(
+            "{}: no checkpoint of its own and {} cannot hand over ({}); starting at {}, so hours"
+                + " EventLogFile already shipped may be shipped again: `state set {}` moves the"
+                + " start",
+            spec.name(),
+            u.elfKey(),
+            u.why(),
+            from,
+            spec.checkpointKey());
+      }
+    }
     return new EloCheckpoint(from);
   }
 }

@@ -2,6 +2,7 @@ package io.sf2loki.source.eventlogobjects;
 
 import io.sf2loki.config.Durations;
 import io.sf2loki.salesforce.soql.Soql;
+import io.sf2loki.shape.Glob;
 import io.sf2loki.shape.ShapingConfig;
 import io.sf2loki.shape.TypeShaping;
 import io.sf2loki.source.window.TimeWindow;
@@ -23,9 +24,41 @@ import java.util.TreeSet;
  * @param shaping transforms, metadata fields and the label bound
  * @param window the {@code start}/{@code until} bounds on each object's timestamp field; unbounded
  *     for a live run
+ * @param discovery how the Event Log Objects the org lists are added at run time, when the preset
+ *     {@value #DISCOVER_PRESET} asks for them
  */
 public record EventLogObjectsConfig(
-    List<ObjectSpec> objects, long maxCatchupRecords, ShapingConfig shaping, TimeWindow window) {
+    List<ObjectSpec> objects,
+    long maxCatchupRecords,
+    ShapingConfig shaping,
+    TimeWindow window,
+    Optional<Discovery> discovery) {
+
+  /** The preset that adds every Event Log Object the org lists, found at run time. */
+  public static final String DISCOVER_PRESET = "event_log_objects";
+
+  /**
+   * Event Log Objects found at run time ({@code describeGlobal}: names ending in {@code EventLog},
+   * queryable), less those listed in {@code objects} and those {@code exclude} matches, each with
+   * the section's settings.
+   *
+   * @param exclude globs of object names not to read ({@code event_log_objects_exclude})
+   * @param pollInterval the section's poll interval
+   * @param lookback the section's lookback
+   * @param settleWindow the settle of an Event Log Object: the section's, at least 50m
+   */
+  public record Discovery(
+      List<Glob> exclude, Duration pollInterval, Duration lookback, Duration settleWindow) {
+    public Discovery {
+      exclude = List.copyOf(exclude);
+    }
+
+    /** The spec of a discovered object. */
+    public ObjectSpec spec(String name) {
+      return new ObjectSpec(
+          name, "Timestamp", false, pollInterval, lookback, settleWindow, TypeShaping.of(name));
+    }
+  }
 
   private static final Set<String> OBJECT_KEYS =
       Set.of(
@@ -42,6 +75,13 @@ public record EventLogObjectsConfig(
   public EventLogObjectsConfig {
     objects = List.copyOf(objects);
     java.util.Objects.requireNonNull(window, "window");
+    java.util.Objects.requireNonNull(discovery, "discovery");
+  }
+
+  /** Without run-time discovery. */
+  public EventLogObjectsConfig(
+      List<ObjectSpec> objects, long maxCatchupRecords, ShapingConfig shaping, TimeWindow window) {
+    this(objects, maxCatchupRecords, shaping, window, Optional.empty());
   }
 
   /** Binds and validates {@code section}, recording every problem on it. */
@@ -56,7 +96,16 @@ public record EventLogObjectsConfig(
       bindObject(o, shaping, poll, lookback, settle)
           .ifPresent(spec -> addOnce(objects, spec, o, section));
     }
+    Optional<Discovery> discovery = Optional.empty();
+    List<Glob> exclude = new ArrayList<>();
+    section.stringList("event_log_objects_exclude").forEach(g -> exclude.add(Glob.of(g)));
     for (String preset : section.stringList("presets")) {
+      if (preset.equals(DISCOVER_PRESET)) {
+        Duration eloSettle =
+            settle.compareTo(EloPoll.DEFAULT_SETTLE) > 0 ? settle : EloPoll.DEFAULT_SETTLE;
+        discovery = Optional.of(new Discovery(exclude, poll, lookback, eloSettle));
+        continue;
+      }
       Optional<List<String>> names = ObjectPresets.preset(preset);
       if (names.isEmpty()) {
         section.problem(
@@ -65,7 +114,7 @@ public record EventLogObjectsConfig(
                 + ": unknown preset '"
                 + preset
                 + "' (known: "
-                + String.join(", ", ObjectPresets.presetNames())
+                + String.join(", ", knownPresets())
                 + ")");
         continue;
       }
@@ -74,7 +123,13 @@ public record EventLogObjectsConfig(
       }
     }
     return new EventLogObjectsConfig(
-        new ArrayList<>(objects.values()), cap, shaping, TimeWindow.bind(section));
+        new ArrayList<>(objects.values()), cap, shaping, TimeWindow.bind(section), discovery);
+  }
+
+  private static Set<String> knownPresets() {
+    Set<String> out = new TreeSet<>(ObjectPresets.presetNames());
+    out.add(DISCOVER_PRESET);
+    return out;
   }
 
   private static void addOnce(

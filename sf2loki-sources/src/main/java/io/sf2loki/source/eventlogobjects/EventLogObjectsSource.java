@@ -39,6 +39,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
   private static final Duration AUTH_BACKOFF_MAX = Duration.ofSeconds(30);
 
   private final List<ObjectSpec> objects;
+  private final java.util.Optional<EloObjectDiscovery> discovery;
   private final ObjectPoller poller;
   private final ObjectMetrics metrics;
   private final Ticker ticker;
@@ -61,10 +62,12 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
       DoubleSupplier jitter,
       java.io.Closeable resources,
       SalesforceRestClient rest,
-      ApiBudget budget) {
+      ApiBudget budget,
+      java.util.Optional<EloObjectDiscovery> discovery) {
     this.rest = rest;
     this.budget = budget;
-    this.objects = List.copyOf(objects);
+    this.objects = new java.util.ArrayList<>(objects);
+    this.discovery = discovery;
     this.poller = poller;
     this.metrics = metrics;
     this.ticker = ticker;
@@ -83,7 +86,8 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
     java.util.Arrays.fill(due, ticker.nanoTime());
     Duration authBackoff = Duration.ofSeconds(1);
     int finished = 0;
-    while (!ctx.stopRequested() && !objects.isEmpty()) {
+    long discoverAt = discovery.isPresent() ? ticker.nanoTime() : Long.MAX_VALUE;
+    while (!ctx.stopRequested() && (!objects.isEmpty() || discoverAt != Long.MAX_VALUE)) {
       pace = pace();
       if (!pace.admits()) {
         if (ctx.awaitStop(pace.stretch(Duration.ZERO))) {
@@ -92,6 +96,12 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
         continue;
       }
       long now = ticker.nanoTime();
+      if (discoverAt <= now) {
+        int before = objects.size();
+        discoverAt = discover(now);
+        due = java.util.Arrays.copyOf(due, objects.size());
+        java.util.Arrays.fill(due, before, objects.size(), now);
+      }
       for (int i = 0; i < objects.size() && !ctx.stopRequested(); i++) {
         if (due[i] > now) {
           continue;
@@ -103,7 +113,7 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
           authBackoff = Duration.ofSeconds(1);
           if (outcome == ObjectPoller.Outcome.FINISHED) {
             due[i] = Long.MAX_VALUE;
-            if (++finished == objects.size()) {
+            if (++finished == objects.size() && discoverAt == Long.MAX_VALUE) {
               LOG.info("{}: every object was read up to the window's until; done", SOURCE);
               return;
             }
@@ -137,11 +147,52 @@ public final class EventLogObjectsSource implements Source, AutoCloseable {
           break;
         }
       }
-      long wait = nextDue(due) - ticker.nanoTime();
+      long wait = Math.min(nextDue(due), discoverAt) - ticker.nanoTime();
       if (wait > 0 && ctx.awaitStop(Duration.ofNanos(wait))) {
         return;
       }
     }
+  }
+
+  /**
+   * Adds the Event Log Objects the org lists ({@link EloObjectDiscovery}); returns when to ask
+   * again: never once they were listed, else after the section's poll interval (a failed call is a
+   * WARN, Event Log Objects missing here were reported once).
+   */
+  private long discover(long now) throws AuthException, InterruptedException {
+    EloObjectDiscovery d = discovery.orElseThrow();
+    java.util.Set<String> listed = new java.util.HashSet<>();
+    objects.forEach(o -> listed.add(o.name()));
+    List<EloObjectDiscovery.Found> found;
+    try {
+      found = d.discover(listed);
+    } catch (SalesforceApiException e) {
+      metrics.pollError(EventLogObjectsConfig.DISCOVER_PRESET);
+      LOG.warn(
+          "{}: listing the org's Event Log Objects failed ({}); retrying in {}",
+          SOURCE,
+          e.getMessage(),
+          Durations.format(d.retryInterval()));
+      return now + d.retryInterval().toNanos();
+    } catch (AuthException e) {
+      if (e.isPermanent()) {
+        throw e; // no retry mints a token: the engine gives up after its attempts
+      }
+      LOG.warn(
+          "{}: listing the org's Event Log Objects: authentication failed ({}); retrying in {}",
+          SOURCE,
+          e.getMessage(),
+          Durations.format(d.retryInterval()));
+      return now + d.retryInterval().toNanos();
+    }
+    if (found.isEmpty() && !d.listed()) {
+      return now + d.retryInterval().toNanos();
+    }
+    for (EloObjectDiscovery.Found f : found) {
+      objects.add(f.spec());
+      poller.knownFields(f.spec().name(), f.fields());
+    }
+    return Long.MAX_VALUE;
   }
 
   /** The budget's pace; a transient token failure is left to the polls, which back off from it. */

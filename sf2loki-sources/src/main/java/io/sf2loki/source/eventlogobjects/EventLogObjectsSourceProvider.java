@@ -71,6 +71,11 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
     }
 
     @Override
+    public boolean discovers() {
+      return config.discovery().isPresent();
+    }
+
+    @Override
     public Set<String> promotedLabels() {
       Set<String> names = new TreeSet<>();
       config.objects().forEach(o -> names.addAll(o.shaping().labels()));
@@ -165,7 +170,8 @@ public final class EventLogObjectsSourceProvider implements SourceProvider {
         jitter,
         resources,
         rest,
-        budget);
+        budget,
+        config.discovery().map(d -> new EloObjectDiscovery(d, rest, env.categoryOwnership())));
   }
 
   private static ObjectMetrics metrics(SourceEnvironment env) {

@@ -72,6 +72,11 @@ final class ObjectPoller {
     this.elo = new EloPoll(rest, emitter, salesforceNow, window);
   }
 
+  /** Records a discovered Event Log Object's fields, so its first poll needs no describe. */
+  void knownFields(String object, List<String> fields) {
+    elo.knownFields(object, fields);
+  }
+
   Outcome poll(ObjectSpec spec, SourceContext ctx)
       throws SalesforceApiException, AuthException, InterruptedException {
     if (EloPoll.isEventLogObject(spec.name())) {

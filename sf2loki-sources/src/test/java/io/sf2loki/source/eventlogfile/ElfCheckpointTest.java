@@ -137,4 +137,26 @@ class ElfCheckpointTest {
     assertThatThrownBy(() -> ElfCheckpoint.parse("not a date"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void theCoveredHoursAreKeptThroughAdvancesNeverMoveBackAndComeFirstInTheStoredForm() {
+    ElfCheckpoint cp =
+        ElfCheckpoint.initial("2026-06-29T00:00:00.000Z")
+            .advance("0ATD00000000001AAA", T2)
+            .covering(Instant.parse("2026-06-30T01:00:00Z"))
+            .covering(Instant.parse("2026-06-30T00:00:00Z"))
+            .advance("0ATD00000000002AAA", T2);
+    assertThat(cp.coveredUntil()).contains(Instant.parse("2026-06-30T01:00:00Z"));
+    assertThat(cp.format()).startsWith("{\"covered_until\": \"2026-06-30T01:00:00.000Z\", \"ids\"");
+    assertThat(ElfCheckpoint.parse(cp.format())).isEqualTo(cp);
+  }
+
+  @Test
+  void aMalformedCoverageIsUnknownNotACorruptCheckpoint() {
+    ElfCheckpoint cp =
+        ElfCheckpoint.parse(
+            "{\"covered_until\": \"yesterday\", \"ids\": [], \"last_created\": \"" + T1 + "\"}");
+    assertThat(cp.coveredUntil()).isEmpty();
+    assertThat(cp.watermark()).isEqualTo(Instant.parse("2026-06-30T01:00:00Z"));
+  }
 }

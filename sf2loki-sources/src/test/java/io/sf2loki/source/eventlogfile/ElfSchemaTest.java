@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ElfSchemaTest {
@@ -18,7 +19,8 @@ class ElfSchemaTest {
         10,
         1,
         names,
-        types);
+        types,
+        Optional.empty());
   }
 
   private static ElfSchema schema(List<String> header, List<String> names, List<String> types) {

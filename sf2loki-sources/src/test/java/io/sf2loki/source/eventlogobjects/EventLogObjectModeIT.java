@@ -3,6 +3,10 @@ package io.sf2loki.source.eventlogobjects;
 import static io.sf2loki.salesforce.testing.RecordingSourceContext.afterWaits;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.salesforce.testing.RecordingSourceContext;
 import io.sf2loki.testkit.salesforce.EventLogObjects;
@@ -16,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * eventlog_objects reading Event Log Objects ({@code *EventLog}) through the source: random
@@ -95,8 +100,23 @@ class EventLogObjectModeIT {
   void withoutThePermissionNothingIsQueriedAndTheSourceKeepsPolling() throws Exception {
     populate();
     elo.revokeAccess();
+    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.setContext(root.getLoggerContext());
+    logs.start();
+    root.addAppender(logs);
 
-    RecordingSourceContext ctx = h.run(CONFIG, afterWaits(3));
+    RecordingSourceContext ctx;
+    try {
+      ctx = h.run(CONFIG, afterWaits(3));
+    } finally {
+      root.detachAppender(logs);
+    }
+
+    assertThat(logs.list.stream().filter(e -> e.getLevel() == Level.ERROR))
+        .as("one ERROR for both objects and every poll")
+        .singleElement()
+        .satisfies(e -> assertThat(e.getFormattedMessage()).contains("View Event Log Object Data"));
 
     assertThat(ctx.lines()).isEmpty();
     assertThat(ctx.waits()).isEqualTo(3);

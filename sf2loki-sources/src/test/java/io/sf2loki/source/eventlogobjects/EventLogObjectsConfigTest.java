@@ -66,8 +66,9 @@ class EventLogObjectsConfigTest {
             "sources.eventlog_objects.objects.1.sample (2) must be a number greater than 0 and at"
                 + " most 1",
             "sources.eventlog_objects.objects.2.name must not be empty",
-            "sources.eventlog_objects.presets: unknown preset 'everything' (known: login_history,"
-                + " rtem_stored_events, setup_audit_trail, threat_detection)");
+            "sources.eventlog_objects.presets: unknown preset 'everything' (known:"
+                + " event_log_objects, login_history, rtem_stored_events, setup_audit_trail,"
+                + " threat_detection)");
   }
 
   @Test

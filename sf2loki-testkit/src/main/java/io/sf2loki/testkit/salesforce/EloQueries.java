@@ -19,10 +19,11 @@ import java.util.regex.Pattern;
 /**
  * SOQL against Event Log Objects, under the documented rules (platforms-2026 §1.2): a query whose
  * {@code FROM} names an object ending in {@code EventLog} is answered here. Accepted: {@code SELECT
- * FIELDS(ALL)} (with {@code LIMIT} ≤ 200) or a field list, a WHERE of {@code AND}ed conditions —
- * {@code Field op literal} ({@code =}, {@code <}, {@code <=}, {@code >}, {@code >=}), {@code Field
- * IN (a, b)}, a parenthesised {@code OR} of such comparisons — {@code ORDER BY Timestamp
- * [ASC|DESC]} and {@code LIMIT}.
+ * FIELDS(ALL)} (with {@code LIMIT} ≤ 200), a field list or {@code COUNT()} (the documented rules do
+ * not refuse it; unverified), a WHERE of {@code AND}ed conditions — {@code Field op literal}
+ * ({@code =}, {@code <}, {@code <=}, {@code >}, {@code >=}), {@code Field IN (a, b)}, a
+ * parenthesised {@code OR} of such comparisons — {@code ORDER BY Timestamp [ASC|DESC]} and {@code
+ * LIMIT}.
  *
  * <p>Refused, each counted in {@link EventLogObjects#refusals()}: {@code OFFSET}, {@code GROUP BY}
  * / {@code HAVING}, relationship fields and sub-queries ({@code MALFORMED_QUERY}); {@code !=} /
@@ -86,14 +87,14 @@ final class EloQueries {
               403, "INSUFFICIENT_ACCESS", "insufficient access rights on object " + object));
     }
     try {
-      return Optional.of(QueryAnswer.of(evaluate(soql, object)));
+      return Optional.of(evaluate(soql, object));
     } catch (Refusal r) {
       store.refused(soql);
       return Optional.of(r.answer);
     }
   }
 
-  private List<Map<String, Object>> evaluate(String soql, String object) throws Refusal {
+  private QueryAnswer evaluate(String soql, String object) throws Refusal {
     String upper = soql.toUpperCase(java.util.Locale.ROOT);
     if (upper.contains(" OFFSET ")) {
       throw new Refusal("MALFORMED_QUERY", "OFFSET is not supported on " + object);
@@ -112,7 +113,8 @@ final class EloQueries {
       throw new Refusal("MALFORMED_QUERY", "unexpected token in query: " + soql);
     }
     List<String> known = store.fields(object);
-    List<String> selected = select(m.group(1), object, known);
+    boolean count = m.group(1).equals("COUNT()");
+    List<String> selected = count ? List.of() : select(m.group(1), object, known);
     Integer limit = m.group(5) == null ? null : Integer.valueOf(m.group(5));
     if (m.group(1).equals("FIELDS(ALL)") && (limit == null || limit > 200)) {
       throw new Refusal("MALFORMED_QUERY", "FIELDS(ALL) allows at most LIMIT 200");
@@ -127,6 +129,9 @@ final class EloQueries {
     List<EventLogObjects.Row> rows =
         new ArrayList<>(store.visible(object, where.candidatesFrom, where.candidatesTo));
     rows.removeIf(filter.negate());
+    if (count) {
+      return QueryAnswer.count(rows.size());
+    }
     // a fresh tie order per query: shuffle, then a stable sort by timestamp keeps it within ties
     Collections.shuffle(rows, new Random(queries.incrementAndGet()));
     boolean descending = " DESC".equals(m.group(4));
@@ -144,7 +149,7 @@ final class EloQueries {
       }
       out.add(record);
     }
-    return out;
+    return QueryAnswer.of(out);
   }
 
   private static List<String> select(String list, String object, List<String> known)

@@ -276,4 +276,25 @@ class FakeEventLogObjectsTest {
         .startsWith("LoginKey-");
     assertThat(sf.eventLogObjects().refusals()).isZero();
   }
+
+  @Test
+  void countAnswersTheTotalOfTheRangeUnderTheSameRules() throws Exception {
+    visibleRow(Instant.parse("2026-06-30T09:00:00Z"));
+    visibleRow(Instant.parse("2026-06-30T10:00:00Z"));
+    visibleRow(Instant.parse("2026-06-30T11:00:00Z"));
+
+    HttpResponse<String> r =
+        http.query(
+            "SELECT COUNT() FROM LoginEventLog WHERE Timestamp >= "
+                + T
+                + " AND Timestamp < 2026-06-30T11:00:00.000Z");
+
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(Json.read(r.body()).path("totalSize").asLong()).isEqualTo(1);
+    refused(
+        "SELECT COUNT() FROM LoginEventLog WHERE Timestamp >= 2026-06-01T00:00:00.000Z"
+            + " AND Timestamp < "
+            + T,
+        "MALFORMED_QUERY");
+  }
 }
