@@ -57,6 +57,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
   private final String target;
   private final Optional<LokiWindows> lokiWindows; // when the endpoint is a Loki (sink.otlp.loki)
   private final AtomicInteger authFailures = new AtomicInteger();
+  private final AtomicInteger codecRefusals = new AtomicInteger();
   private final PreparedExports exports = new PreparedExports();
 
   /**
@@ -87,8 +88,8 @@ public final class OtlpSink implements Sink, AutoCloseable {
         new OtlpEncoder(
             new LogRecordMapping(config),
             config.encoding(),
-            config.gzip(),
-            config.gzipLevel(),
+            config.compression(),
+            config.compressionLevel(),
             version());
     this.deadLetters =
         config
@@ -257,6 +258,18 @@ public final class OtlpSink implements Sink, AutoCloseable {
     }
     int s = r.status();
     metrics.response(s);
+    if (s == 400 && config.compression().optional()) {
+      String text = OtlpAnswers.errorText(r.contentType(), r.body());
+      if (CodecRefusedException.refuses(config.compression(), text)) {
+        CodecRefusedException refused =
+            new CodecRefusedException(target, config.compression(), text);
+        int n = codecRefusals.incrementAndGet();
+        if (n == 1 || n % 10 == 0) {
+          LOG.error("{} ({} consecutive); the data is kept and retried", refused.getMessage(), n);
+        }
+        throw refused;
+      }
+    }
     if (s >= 200 && s < 300 || s == 400 || s == 413) {
       if (s < 300) {
         authFailures.set(0);
