@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * rejected, so the request is bisected (like the Loki sink's 400) down to the records the backend
  * rejects, which are dropped, counted and dead-lettered with its {@code error_message}, while the
  * rest is delivered. A 400 or 413 is bisected the same way. Re-sent halves repeat records the
- * backend already accepted: Loki drops such exact duplicates, another backend may keep them.
+ * backend already accepted: Loki drops such exact duplicates, another backend may keep them. Except
+ * a 400 showing that the endpoint does not decompress {@code sink.otlp.compression = zstd} or
+ * {@code lz4} ({@link CodecRefusedException}): a configuration error, not bad records, so nothing
+ * is bisected or dropped and the lane retries until the operator switches to gzip.
  *
  * <p>When the endpoint is a Loki ({@code sink.otlp.loki.enabled}), a push goes through {@link
  * LokiWindows} instead: planned against the Loki's time windows by the Loki sink's policies, then

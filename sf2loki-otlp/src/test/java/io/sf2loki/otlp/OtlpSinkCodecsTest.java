@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,13 +33,12 @@ class OtlpSinkCodecsTest {
   }
 
   private OtlpSink sink(Compression compression) throws Exception {
+    return sink(OtlpConfigs.to(otlp.uri()).compression(compression));
+  }
+
+  private OtlpSink sink(OtlpConfigs configs) throws Exception {
     return new OtlpSink(
-        OtlpConfigs.to(otlp.uri())
-            .compression(compression)
-            .deadLetter(dir.resolve("dead.jsonl"))
-            .build(),
-        registry,
-        Clock.systemUTC());
+        configs.deadLetter(dir.resolve("dead.jsonl")).build(), registry, Clock.systemUTC());
   }
 
   @ParameterizedTest
@@ -78,5 +78,19 @@ class OtlpSinkCodecsTest {
     assertThat(Files.exists(dir.resolve("dead.jsonl"))).isFalse();
     assertThat(registry.find("sf2loki_loki_entries_dropped").counters())
         .allSatisfy(c -> assertThat(c.count()).isZero());
+  }
+
+  @Test
+  void aRefusalIsNamedWhenPlanningAgainstALokiToo() throws Exception {
+    otlp = FakeOtlpLogs.builder().gzipOnly().start();
+
+    try (OtlpSink sink = sink(OtlpConfigs.to(otlp.uri()).compression(Compression.ZSTD).loki(""))) {
+      assertThatThrownBy(() -> sink.push(OtlpSinkAnswersTest.batch(20)))
+          .isInstanceOf(RetryableSinkException.class)
+          .hasMessageContaining("does not accept zstd");
+    }
+
+    assertThat(otlp.answers()).containsExactly(400);
+    assertThat(Files.exists(dir.resolve("dead.jsonl"))).isFalse();
   }
 }
