@@ -58,6 +58,39 @@ class DoctorOtlpTest {
   }
 
   @Test
+  void anEndpointThatDoesNotDecompressZstdFailsSayingUseGzip() throws Exception {
+    otlp.close();
+    otlp = FakeOtlpLogs.builder().gzipOnly().start(); // a Loki before 3.6
+
+    JsonNode check =
+        fx.checkOf(
+            "sink.type = otlp\nsink.otlp { url = \""
+                + otlp.uri()
+                + "/otlp\", compression = zstd }\n",
+            "otlp");
+
+    assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("FAIL");
+    assertThat(check.path("detail").asText()).contains("does not accept zstd request bodies");
+    assertThat(check.path("remedy").asText())
+        .contains("use gzip (sink.otlp.compression = gzip)")
+        .contains("3.6.0");
+  }
+
+  @Test
+  void anEndpointThatDecompressesLz4Passes() throws Exception {
+    JsonNode check =
+        fx.checkOf(
+            "sink.type = otlp\nsink.otlp { url = \""
+                + otlp.uri()
+                + "/otlp\", compression = lz4 }\n",
+            "otlp");
+
+    assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("PASS");
+    assertThat(otlp.requestHeaders().get(0)).containsEntry("content-encoding", "lz4");
+    assertThat(otlp.records()).isEmpty();
+  }
+
+  @Test
   void refusedCredentialsFailWithTheAuthHint() throws Exception {
     otlp.inject(OtlpFault.status(401, 1));
 

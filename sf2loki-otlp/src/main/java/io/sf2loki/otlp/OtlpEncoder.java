@@ -24,8 +24,9 @@ import java.util.Optional;
 /**
  * Encodes entries as one {@code ExportLogsServiceRequest}: protobuf with the official {@code
  * opentelemetry-proto} classes, or the OTLP/HTTP JSON mapping (lowerCamelCase keys, hex trace ids,
- * 64-bit integers as strings, enums as numbers); optionally gzipped. One {@code ResourceLogs} per
- * resource ({@link LogRecordMapping}), one scope ({@code sf2loki}) in each. Thread-safe.
+ * 64-bit integers as strings, enums as numbers); compressed as configured ({@link Codecs}). One
+ * {@code ResourceLogs} per resource ({@link LogRecordMapping}), one scope ({@code sf2loki}) in
+ * each. Thread-safe.
  */
 final class OtlpEncoder {
 
@@ -39,26 +40,26 @@ final class OtlpEncoder {
    *
    * @param bytes the body as sent
    * @param contentType its {@code Content-Type}
-   * @param contentEncoding {@code gzip}, when compressed
+   * @param contentEncoding {@code gzip}, {@code zstd} or {@code lz4}, when compressed
    */
   record Body(byte[] bytes, String contentType, Optional<String> contentEncoding) {}
 
   private final LogRecordMapping mapping;
   private final OtlpSinkConfig.Encoding encoding;
-  private final boolean gzip;
-  private final int gzipLevel;
+  private final OtlpSinkConfig.Compression compression;
+  private final int level;
   private final String version;
 
   OtlpEncoder(
       LogRecordMapping mapping,
       OtlpSinkConfig.Encoding encoding,
-      boolean gzip,
-      int gzipLevel,
+      OtlpSinkConfig.Compression compression,
+      int level,
       String version) {
     this.mapping = mapping;
     this.encoding = encoding;
-    this.gzip = gzip;
-    this.gzipLevel = gzipLevel;
+    this.compression = compression;
+    this.level = level;
     this.version = version;
   }
 
@@ -75,13 +76,13 @@ final class OtlpEncoder {
       raw = out.toByteArray();
     } else {
       // Serialised once into an array of the exact size, not streamed through gzip field by
-      // field: the deflate below then runs over the whole body in one pass.
+      // field: the compression below then runs over the whole body in one pass.
       raw = request(entries, observedNanos).toByteArray();
     }
     return new Body(
-        gzip ? Gzip.compress(raw, gzipLevel) : raw,
+        Codecs.compress(compression, raw, level),
         encoding.contentType,
-        gzip ? Optional.of("gzip") : Optional.<String>empty());
+        compression.contentEncoding());
   }
 
   /** The request as the official classes' message. */

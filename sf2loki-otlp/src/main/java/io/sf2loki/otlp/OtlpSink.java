@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * rejected, so the request is bisected (like the Loki sink's 400) down to the records the backend
  * rejects, which are dropped, counted and dead-lettered with its {@code error_message}, while the
  * rest is delivered. A 400 or 413 is bisected the same way. Re-sent halves repeat records the
- * backend already accepted: Loki drops such exact duplicates, another backend may keep them.
+ * backend already accepted: Loki drops such exact duplicates, another backend may keep them. Except
+ * a 400 showing that the endpoint does not decompress {@code sink.otlp.compression = zstd} or
+ * {@code lz4} ({@link CodecRefusedException}): a configuration error, not bad records, so nothing
+ * is bisected or dropped and the lane retries until the operator switches to gzip.
  *
  * <p>When the endpoint is a Loki ({@code sink.otlp.loki.enabled}), a push goes through {@link
  * LokiWindows} instead: planned against the Loki's time windows by the Loki sink's policies, then
@@ -57,6 +60,7 @@ public final class OtlpSink implements Sink, AutoCloseable {
   private final String target;
   private final Optional<LokiWindows> lokiWindows; // when the endpoint is a Loki (sink.otlp.loki)
   private final AtomicInteger authFailures = new AtomicInteger();
+  private final AtomicInteger codecRefusals = new AtomicInteger();
   private final PreparedExports exports = new PreparedExports();
 
   /**
@@ -87,8 +91,8 @@ public final class OtlpSink implements Sink, AutoCloseable {
         new OtlpEncoder(
             new LogRecordMapping(config),
             config.encoding(),
-            config.gzip(),
-            config.gzipLevel(),
+            config.compression(),
+            config.compressionLevel(),
             version());
     this.deadLetters =
         config
@@ -257,6 +261,18 @@ public final class OtlpSink implements Sink, AutoCloseable {
     }
     int s = r.status();
     metrics.response(s);
+    if (s == 400 && config.compression().optional()) {
+      String text = OtlpAnswers.errorText(r.contentType(), r.body());
+      if (CodecRefusedException.refuses(config.compression(), text)) {
+        CodecRefusedException refused =
+            new CodecRefusedException(target, config.compression(), text);
+        int n = codecRefusals.incrementAndGet();
+        if (n == 1 || n % 10 == 0) {
+          LOG.error("{} ({} consecutive); the data is kept and retried", refused.getMessage(), n);
+        }
+        throw refused;
+      }
+    }
     if (s >= 200 && s < 300 || s == 400 || s == 413) {
       if (s < 300) {
         authFailures.set(0);

@@ -20,8 +20,9 @@ import java.util.TreeSet;
  *
  * @param logsUrl the full logs URL ({@code /v1/logs} appended when the base was given)
  * @param encoding wire encoding
- * @param gzip gzip request bodies
- * @param gzipLevel the gzip (deflate) level, 1 (fastest) to 9 (smallest)
+ * @param compression the request body's compression
+ * @param compressionLevel the gzip level (1 fastest to 9 smallest) or the zstd level (1 to 19); lz4
+ *     has none
  * @param headers extra request headers, sent as given
  * @param tenantId tenant id, when configured
  * @param authToken Basic-auth password, when configured
@@ -44,8 +45,8 @@ import java.util.TreeSet;
 public record OtlpSinkConfig(
     URI logsUrl,
     Encoding encoding,
-    boolean gzip,
-    int gzipLevel,
+    Compression compression,
+    int compressionLevel,
     Map<String, String> headers,
     Optional<String> tenantId,
     Optional<Secret> authToken,
@@ -76,6 +77,41 @@ public record OtlpSinkConfig(
 
     Encoding(String contentType) {
       this.contentType = contentType;
+    }
+  }
+
+  /**
+   * The request body's compression ({@code Content-Encoding}). gzip is the only one every OTLP/HTTP
+   * receiver must accept; zstd and lz4 (the LZ4 frame format) are what the Collector's receivers
+   * and Loki 3.6 or later accept besides.
+   */
+  public enum Compression {
+    NONE(null, 0),
+    GZIP("gzip", 9),
+    ZSTD("zstd", 19),
+    LZ4("lz4", 0);
+
+    private final String contentEncoding;
+    private final int maxLevel;
+
+    Compression(String contentEncoding, int maxLevel) {
+      this.contentEncoding = contentEncoding;
+      this.maxLevel = maxLevel;
+    }
+
+    /** The {@code Content-Encoding} header, empty for none. */
+    public Optional<String> contentEncoding() {
+      return Optional.ofNullable(contentEncoding);
+    }
+
+    /** The name in {@code sink.otlp.compression}. */
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether some OTLP receivers refuse it (gzip and none: every one must accept them). */
+    public boolean optional() {
+      return this == ZSTD || this == LZ4;
     }
   }
 
@@ -134,7 +170,27 @@ public record OtlpSinkConfig(
     }
     Optional<Path> caFile = r.readableFile("ca_file");
     String encoding = r.oneOf("encoding", Set.of("protobuf", "json"));
-    String compression = r.oneOf("compression", Set.of("gzip", "none"));
+    String codec = r.oneOf("compression", Set.of("gzip", "zstd", "lz4", "none"));
+    Compression compression =
+        switch (codec) {
+          case "zstd" -> Compression.ZSTD;
+          case "lz4" -> Compression.LZ4;
+          case "none" -> Compression.NONE;
+          default -> Compression.GZIP; // gzip, or a problem reported above
+        };
+    int level = r.intInRange("compression_level", 1, Compression.ZSTD.maxLevel);
+    if (level > compression.maxLevel && compression.maxLevel > 0) {
+      r.problem(
+          "compression_level",
+          r.path("compression_level")
+              + " = "
+              + level
+              + " is out of range for "
+              + compression.configName()
+              + " (1 to "
+              + compression.maxLevel
+              + ")");
+    }
     Optional<Path> deadLetter = r.fileInExistingDirectory("dead_letter_file");
     Optional<LokiEndpoint> loki = bindLoki(r.section("loki"));
     String serviceName = r.string("service_name");
@@ -144,8 +200,8 @@ public record OtlpSinkConfig(
     return new OtlpSinkConfig(
         withLogsPath(url),
         "json".equals(encoding) ? Encoding.JSON : Encoding.PROTOBUF,
-        "gzip".equals(compression),
-        r.intInRange("compression_level", 1, 9),
+        compression,
+        level,
         headers,
         r.optionalString("tenant_id"),
         authToken,

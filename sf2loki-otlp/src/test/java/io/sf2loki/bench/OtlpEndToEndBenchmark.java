@@ -39,13 +39,16 @@ import java.util.Random;
  *   <li>{@code rounds=3} measured runs of each sink, alternating (Loki first)
  *   <li>{@code receiver=null} {@code null} reads the body; {@code decode} also decompresses and
  *       parses it (the Loki side with the testkit's push decoder), counting what arrived
- *   <li>{@code compression=gzip} or {@code none}, {@code compression_level=1}: the OTLP sink's
- *       {@code sink.otlp.compression} and {@code compression_level}
+ *   <li>{@code compression=gzip}: the OTLP sink's {@code sink.otlp.compression} ({@code gzip},
+ *       {@code zstd}, {@code lz4} or {@code none}), or several, comma-separated ({@code
+ *       zstd,lz4,gzip}): one OTLP sink each, measured in turn after the Loki sink in every round;
+ *       {@code compression_level=1}: its {@code compression_level} (gzip and zstd)
  *   <li>{@code warmup=600000} entries pushed first through each sink, in {@code warmup_rounds=3}
  *       pipelines, as {@code just bench-e2e} does
  * </ul>
  *
- * Prints a RESULT line per run and a SUMMARY line: each sink's median entries/s and OTLP / Loki.
+ * Prints a RESULT line per run and a SUMMARY line per OTLP compression: each sink's median
+ * entries/s and OTLP / Loki.
  */
 public final class OtlpEndToEndBenchmark {
 
@@ -65,11 +68,15 @@ public final class OtlpEndToEndBenchmark {
     int warmupRounds = Integer.parseInt(o.getOrDefault("warmup_rounds", "3"));
     int rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
     String receiverKind = o.getOrDefault("receiver", "null");
-    boolean gzip = !"none".equals(o.getOrDefault("compression", "gzip"));
+    List<OtlpSinkConfig.Compression> codecs = new ArrayList<>();
+    for (String c : o.getOrDefault("compression", "gzip").split(",")) {
+      codecs.add(OtlpSinkConfig.Compression.valueOf(c.strip().toUpperCase(Locale.ROOT)));
+    }
     int level = Integer.parseInt(o.getOrDefault("compression_level", "1"));
     // bench-e2e's default sink.loki.batch (the lanes' batching is the same for both sinks)
     LaneConfig batch =
         LaneConfig.defaults().withBatch(1000, 1048576, Duration.ofSeconds(1), 10000, 268435456);
+    List<OtlpSink> otlps = new ArrayList<>();
     try (BenchReceiver lokiReceiver = BenchReceiver.start(receiverKind);
         OtlpReceiver otlpReceiver = new OtlpReceiver("decode".equals(receiverKind));
         LokiSink loki =
@@ -77,53 +84,75 @@ public final class OtlpEndToEndBenchmark {
                     LokiConfigs.to(lokiReceiver.baseUri()).build(),
                     new SimpleMeterRegistry(),
                     Clock.systemUTC())
-                .build();
-        OtlpSink otlp =
+                .build()) {
+      for (OtlpSinkConfig.Compression c : codecs) {
+        otlps.add(
             new OtlpSink(
                 OtlpConfigs.to(otlpReceiver.baseUri())
-                    .encoding(OtlpSinkConfig.Encoding.PROTOBUF, gzip)
+                    .encoding(OtlpSinkConfig.Encoding.PROTOBUF, true)
+                    .compression(c)
                     .gzipLevel(level)
                     .build(),
                 new SimpleMeterRegistry(),
-                Clock.systemUTC())) {
+                Clock.systemUTC()));
+      }
       for (int r = 0; r < warmupRounds && warmup > 0; r++) {
         long first = WARMUP_FIRST + r * (warmup / warmupRounds);
         run(loki, batch, first, warmup / warmupRounds);
-        run(otlp, batch, first, warmup / warmupRounds);
+        for (OtlpSink otlp : otlps) {
+          run(otlp, batch, first, warmup / warmupRounds);
+        }
       }
       System.gc();
       List<Double> lokiRates = new ArrayList<>();
-      List<Double> otlpRates = new ArrayList<>();
+      List<List<Double>> otlpRates = new ArrayList<>();
+      codecs.forEach(c -> otlpRates.add(new ArrayList<>()));
       for (int r = 0; r < rounds; r++) {
         long first = r * entries; // each stream's timestamps keep rising, as a real source's do
         long lokiBefore = lokiReceiver.entries();
         lokiRates.add(measure("loki (protobuf+snappy)", loki, batch, first, entries));
         report("loki", lokiReceiver.entries() - lokiBefore);
-        long otlpBefore = otlpReceiver.records();
-        otlpRates.add(
-            measure(
-                "otlp (protobuf+" + (gzip ? "gzip-" + level : "none") + ")",
-                otlp,
-                batch,
-                first,
-                entries));
-        report("otlp", otlpReceiver.records() - otlpBefore);
+        for (int i = 0; i < codecs.size(); i++) {
+          long otlpBefore = otlpReceiver.records();
+          otlpRates
+              .get(i)
+              .add(
+                  measure(
+                      "otlp (protobuf+" + name(codecs.get(i), level) + ")",
+                      otlps.get(i),
+                      batch,
+                      first,
+                      entries));
+          report("otlp", otlpReceiver.records() - otlpBefore);
+        }
       }
       double l = median(lokiRates);
-      double t = median(otlpRates);
-      System.out.printf(
-          Locale.ROOT,
-          "SUMMARY receiver=%s entries=%d rounds=%d: loki median %.0f entries/s %s, otlp median"
-              + " %.0f entries/s %s, otlp/loki %.2f%n",
-          receiverKind,
-          entries,
-          rounds,
-          l,
-          rates(lokiRates),
-          t,
-          rates(otlpRates),
-          t / l);
+      for (int i = 0; i < codecs.size(); i++) {
+        double t = median(otlpRates.get(i));
+        System.out.printf(
+            Locale.ROOT,
+            "SUMMARY receiver=%s entries=%d rounds=%d: loki median %.0f entries/s %s, otlp %s"
+                + " median %.0f entries/s %s, otlp/loki %.2f%n",
+            receiverKind,
+            entries,
+            rounds,
+            l,
+            rates(lokiRates),
+            name(codecs.get(i), level),
+            t,
+            rates(otlpRates.get(i)),
+            t / l);
+      }
+    } finally {
+      otlps.forEach(OtlpSink::close);
     }
+  }
+
+  private static String name(OtlpSinkConfig.Compression c, int level) {
+    return switch (c) {
+      case GZIP, ZSTD -> c.configName() + "-" + level;
+      default -> c.configName();
+    };
   }
 
   private static double measure(String what, Sink sink, LaneConfig batch, long first, long n)

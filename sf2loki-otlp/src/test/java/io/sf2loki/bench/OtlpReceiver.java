@@ -1,5 +1,6 @@
 package io.sf2loki.bench;
 
+import com.github.luben.zstd.ZstdInputStream;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
+import net.jpountz.lz4.LZ4FrameInputStream;
 
 /**
  * The OTLP counterpart of {@link BenchReceiver}'s lean receivers: stores nothing, reads each export
@@ -42,11 +44,15 @@ final class OtlpReceiver implements AutoCloseable {
     try (ex) {
       byte[] body = ex.getRequestBody().readAllBytes();
       if (decode) {
-        boolean gzip = "gzip".equals(ex.getRequestHeaders().getFirst("Content-Encoding"));
+        String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
+        ByteArrayInputStream raw = new ByteArrayInputStream(body);
         try (InputStream in =
-            gzip
-                ? new GZIPInputStream(new ByteArrayInputStream(body), 65536)
-                : new ByteArrayInputStream(body)) {
+            switch (encoding == null ? "" : encoding) {
+              case "gzip" -> new GZIPInputStream(raw, 65536);
+              case "zstd" -> new ZstdInputStream(raw);
+              case "lz4" -> new LZ4FrameInputStream(raw);
+              default -> raw;
+            }) {
           long n = 0;
           for (ResourceLogs r : ExportLogsServiceRequest.parseFrom(in).getResourceLogsList()) {
             for (ScopeLogs s : r.getScopeLogsList()) {

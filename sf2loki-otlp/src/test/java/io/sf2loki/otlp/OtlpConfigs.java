@@ -13,8 +13,8 @@ public final class OtlpConfigs {
 
   private final URI url;
   private Encoding encoding = Encoding.PROTOBUF;
-  private boolean gzip = true;
-  private int gzipLevel = 1;
+  private OtlpSinkConfig.Compression compression = OtlpSinkConfig.Compression.GZIP;
+  private int level = 1;
   private Map<String, String> headers = Map.of();
   private Optional<String> tenant = Optional.empty();
   private Optional<Secret> basic = Optional.empty();
@@ -35,12 +35,17 @@ public final class OtlpConfigs {
 
   public OtlpConfigs encoding(Encoding encoding, boolean gzip) {
     this.encoding = encoding;
-    this.gzip = gzip;
+    this.compression = gzip ? OtlpSinkConfig.Compression.GZIP : OtlpSinkConfig.Compression.NONE;
+    return this;
+  }
+
+  public OtlpConfigs compression(OtlpSinkConfig.Compression compression) {
+    this.compression = compression;
     return this;
   }
 
   public OtlpConfigs gzipLevel(int level) {
-    this.gzipLevel = level;
+    this.level = level;
     return this;
   }
 
@@ -95,8 +100,8 @@ public final class OtlpConfigs {
     return new OtlpSinkConfig(
         OtlpSinkConfig.withLogsPath(url),
         encoding,
-        gzip,
-        gzipLevel,
+        compression,
+        level,
         headers,
         tenant,
         basic,

@@ -59,8 +59,16 @@ public class OtlpEncodeBenchmark {
   /** Builds the entries and the floor's request once. */
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    protobufGzip = new OtlpEncoder(mapping, OtlpSinkConfig.Encoding.PROTOBUF, true, level, "bench");
-    jsonGzip = new OtlpEncoder(mapping, OtlpSinkConfig.Encoding.JSON, true, level, "bench");
+    protobufGzip =
+        new OtlpEncoder(
+            mapping,
+            OtlpSinkConfig.Encoding.PROTOBUF,
+            OtlpSinkConfig.Compression.GZIP,
+            level,
+            "bench");
+    jsonGzip =
+        new OtlpEncoder(
+            mapping, OtlpSinkConfig.Encoding.JSON, OtlpSinkConfig.Compression.GZIP, level, "bench");
     entries = new BenchEntries().entries(ENTRIES);
     built = protobufGzip.request(entries, OBSERVED);
     long lineBytes = entries.stream().mapToLong(e -> e.line().length()).sum();

@@ -32,7 +32,8 @@ class OtlpEncoderGzipLevelTest {
   }
 
   private OtlpEncoder encoder(int level) {
-    return new OtlpEncoder(mapping, OtlpSinkConfig.Encoding.PROTOBUF, true, level, "test");
+    return new OtlpEncoder(
+        mapping, OtlpSinkConfig.Encoding.PROTOBUF, OtlpSinkConfig.Compression.GZIP, level, "test");
   }
 
   private static ExportLogsServiceRequest gunzip(OtlpEncoder.Body body) throws IOException {

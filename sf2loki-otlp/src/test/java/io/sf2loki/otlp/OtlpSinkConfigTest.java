@@ -36,7 +36,7 @@ class OtlpSinkConfigTest {
 
     assertThat(c.logsUrl()).hasToString("http://loki:3100/otlp/v1/logs");
     assertThat(c.encoding()).isEqualTo(OtlpSinkConfig.Encoding.PROTOBUF);
-    assertThat(c.gzip()).isTrue();
+    assertThat(c.compression()).isEqualTo(OtlpSinkConfig.Compression.GZIP);
     assertThat(c.serviceName()).isEqualTo("salesforce");
     assertThat(c.serviceNamespace()).isEmpty();
     assertThat(c.deadLetterFile()).isEmpty();
@@ -58,7 +58,7 @@ class OtlpSinkConfigTest {
             """);
 
     assertThat(c.encoding()).isEqualTo(OtlpSinkConfig.Encoding.JSON);
-    assertThat(c.gzip()).isFalse();
+    assertThat(c.compression()).isEqualTo(OtlpSinkConfig.Compression.NONE);
     assertThat(c.serviceNamespace()).contains("acme");
     assertThat(c.environment()).isEqualTo(Optional.of("prod"));
     assertThat(OtlpHttpTransport.headers(c)).containsEntry("X-Api-Key", "k");
@@ -99,12 +99,35 @@ class OtlpSinkConfigTest {
 
   @Test
   void theGzipLevelIsOneUnlessSetAndOneToNine() {
-    assertThat(bind("sink.otlp.url = \"http://c:4318\"").gzipLevel()).isEqualTo(1);
-    assertThat(bind("sink.otlp { url = \"http://c:4318\", compression_level = 6 }").gzipLevel())
+    assertThat(bind("sink.otlp.url = \"http://c:4318\"").compressionLevel()).isEqualTo(1);
+    assertThat(
+            bind("sink.otlp { url = \"http://c:4318\", compression_level = 6 }").compressionLevel())
         .isEqualTo(6);
     assertThatThrownBy(() -> bind("sink.otlp { url = \"http://c:4318\", compression_level = 10 }"))
         .isInstanceOf(ConfigInvalidException.class)
         .hasMessageContaining("sink.otlp.compression_level");
+  }
+
+  @Test
+  void zstdAndLz4AreChosenByName() {
+    assertThat(bind("sink.otlp { url = \"http://c:4318\", compression = zstd }").compression())
+        .isEqualTo(OtlpSinkConfig.Compression.ZSTD);
+    assertThat(bind("sink.otlp { url = \"http://c:4318\", compression = lz4 }").compression())
+        .isEqualTo(OtlpSinkConfig.Compression.LZ4);
+    assertThatThrownBy(() -> bind("sink.otlp { url = \"http://c:4318\", compression = snappy }"))
+        .isInstanceOf(ConfigInvalidException.class)
+        .hasMessageContaining("sink.otlp.compression must be one of gzip, lz4, none, zstd");
+  }
+
+  @Test
+  void theZstdLevelGoesToNineteen() {
+    assertThat(
+            bind("sink.otlp { url = \"http://c:4318\", compression = zstd, compression_level = 19 }")
+                .compressionLevel())
+        .isEqualTo(19);
+    assertThatThrownBy(() -> bind("sink.otlp { url = \"http://c:4318\", compression_level = 19 }"))
+        .isInstanceOf(ConfigInvalidException.class)
+        .hasMessageContaining("sink.otlp.compression_level = 19 is out of range for gzip (1 to 9)");
   }
 
   @Test

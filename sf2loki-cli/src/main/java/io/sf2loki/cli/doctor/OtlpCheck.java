@@ -7,7 +7,8 @@ import java.io.IOException;
 
 /**
  * {@code otlp}: one {@code ExportLogsServiceRequest} of no records with the configured URL,
- * encoding, headers, credentials, TLS and proxy ({@link OtlpReachability}); it writes no record.
+ * encoding, compression, headers, credentials, TLS and proxy ({@link OtlpReachability}); it writes
+ * no record. A 400 that shows the endpoint does not decompress zstd or lz4 says so.
  */
 final class OtlpCheck implements Check {
 
@@ -37,6 +38,12 @@ final class OtlpCheck implements Check {
       return new CheckResult.Pass(url + " accepted an empty export (HTTP " + answer.status() + ")");
     }
     String detail = url + " answered HTTP " + answer.status() + body(answer);
+    if (answer.codecRefused()) {
+      String codec = config.compression().configName();
+      return new CheckResult.Fail(
+          url + " does not accept " + codec + " request bodies (HTTP 400" + body(answer) + ")",
+          OtlpReachability.codecHint(config.compression()));
+    }
     return switch (answer.status()) {
       case 401, 403 ->
           new CheckResult.Fail(

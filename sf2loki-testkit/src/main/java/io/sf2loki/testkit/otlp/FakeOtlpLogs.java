@@ -8,10 +8,8 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.sf2loki.testkit.FaultQueue;
 import io.sf2loki.testkit.ProtocolFake;
 import io.sf2loki.testkit.loki.LokiLimits;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -29,7 +27,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
-import java.util.zip.GZIPInputStream;
 
 /**
  * An OTLP/HTTP logs receiver on loopback, answering as an OpenTelemetry collector or Loki 3's OTLP
@@ -37,16 +34,17 @@ import java.util.zip.GZIPInputStream;
  *
  * <p>{@code POST /v1/logs} and {@code POST /otlp/v1/logs} take an {@code ExportLogsServiceRequest}
  * as {@code application/x-protobuf} or {@code application/json} (the OTLP/HTTP JSON mapping),
- * optionally {@code Content-Encoding: gzip}, decoded with the official {@code opentelemetry-proto}
- * classes. Every record is kept ({@link #records()}) with the labels and structured metadata Loki
- * would give it under the configured {@link LokiOtlpRules}. The answer is {@code 200} with an
- * {@code ExportLogsServiceResponse} in the request's encoding: empty, or, when the {@link
- * Builder#rejecting rejection rule} matched records, a {@code partial_success} with their number
- * and the rule's message (those records are not kept). A body that does not decode is answered
- * {@code 400} with a {@code google.rpc.Status}, another content type {@code 415}, another method
- * {@code 405}. A queued {@link OtlpFault} answers instead of keeping ({@code 429}/{@code 503} with
- * {@code Retry-After}, {@code 400}, ...). Every answered request is counted by status. {@code GET
- * /testkit/stats} and {@code /testkit/entries} show what it kept, in the fake Loki's shape.
+ * optionally compressed ({@code Content-Encoding} gzip, zstd or lz4), decoded with the official
+ * {@code opentelemetry-proto} classes. Every record is kept ({@link #records()}) with the labels
+ * and structured metadata Loki would give it under the configured {@link LokiOtlpRules}. The answer
+ * is {@code 200} with an {@code ExportLogsServiceResponse} in the request's encoding: empty, or,
+ * when the {@link Builder#rejecting rejection rule} matched records, a {@code partial_success} with
+ * their number and the rule's message (those records are not kept). A body that does not decode is
+ * answered {@code 400} with a {@code google.rpc.Status}, another content type {@code 415}, another
+ * method {@code 405}. A queued {@link OtlpFault} answers instead of keeping ({@code 429}/{@code
+ * 503} with {@code Retry-After}, {@code 400}, ...). Every answered request is counted by status.
+ * {@code GET /testkit/stats} and {@code /testkit/entries} show what it kept, in the fake Loki's
+ * shape.
  *
  * <p>Asked to ({@link Builder#lokiWindows}), it plays a Loki's time windows as Loki's {@code
  * /otlp/v1/logs} does ({@link LokiTimeWindows}): a record older than {@code
@@ -80,6 +78,7 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
   private final Predicate<ReceivedLogRecord> reject;
   private final String rejectMessage;
   private final LokiTimeWindows windows; // null unless playing a Loki's time windows
+  private final BodyDecoding decoding;
   private final List<Refusal> refused = new CopyOnWriteArrayList<>();
   private final FaultQueue<OtlpFault> faults = new FaultQueue<>(OtlpFault::count);
   private final List<ReceivedLogRecord> records = new CopyOnWriteArrayList<>();
@@ -93,6 +92,7 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
     reject = b.reject;
     rejectMessage = b.rejectMessage;
     windows = b.windowLimits == null ? null : new LokiTimeWindows(b.windowLimits, b.windowClock);
+    decoding = new BodyDecoding(b.gzipOnly);
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 16);
     executor = Executors.newCachedThreadPool(r -> new Thread(r, "fake-otlp-logs"));
     server.setExecutor(executor);
@@ -122,8 +122,20 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
     private LokiLimits windowLimits;
     private Clock windowClock;
     private int port;
+    private boolean gzipOnly;
 
     private Builder() {}
+
+    /**
+     * Decodes gzip only, as a Loki before 3.6 does: a zstd or lz4 body is not decoded but parsed as
+     * it came, so it fails to parse and is answered 400 with the parser's message (Loki's {@code
+     * proto: ...}), or, when the compressed bytes happen to parse, accepted with nothing in it. By
+     * default the receiver decodes gzip, zstd and lz4, as Loki 3.6 and the Collector do.
+     */
+    public Builder gzipOnly() {
+      this.gzipOnly = true;
+      return this;
+    }
 
     /** The loopback port to bind; 0 (the default) picks a free one. */
     public Builder port(int port) {
@@ -259,11 +271,21 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
         return;
       }
       ExportLogsServiceRequest request;
+      byte[] plain;
       try {
-        byte[] plain = decoded(ex, body);
+        plain = decoding.decode(ex.getRequestHeaders().getFirst("Content-Encoding"), body);
+      } catch (BodyDecoding.UnsupportedEncodingException e) {
+        status(ex, json, 400, e.getMessage());
+        return;
+      } catch (IOException e) { // a compressed body that does not decompress
+        status(ex, json, 400, "cannot decompress the body: " + e.getMessage());
+        return;
+      }
+      try {
         request = json ? LogsDecoder.json(plain) : LogsDecoder.protobuf(plain);
-      } catch (IOException e) { // not the encoding it says, or a gzip body that does not inflate
-        status(ex, json, 400, "not an ExportLogsServiceRequest: " + e.getMessage());
+      } catch (IOException e) { // not the encoding it says, or a body left compressed
+        // Loki's parser (gogo protobuf) says "proto: ..." and answers 400
+        status(ex, json, 400, "proto: not an ExportLogsServiceRequest: " + e.getMessage());
         return;
       }
       exportSizes.add(LogsDecoder.count(request));
@@ -373,16 +395,6 @@ public final class FakeOtlpLogs implements ProtocolFake<OtlpFault> {
       }
     }
     return b.append('"').toString();
-  }
-
-  private static byte[] decoded(HttpExchange ex, byte[] body) throws IOException {
-    String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
-    if (encoding == null || encoding.isBlank() || encoding.equalsIgnoreCase("identity")) {
-      return body;
-    }
-    try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
-      return in.readAllBytes();
-    }
   }
 
   private void answer(HttpExchange ex, int status, String type, byte[] body) throws IOException {

@@ -181,7 +181,7 @@ class FakeOtlpLogsTest {
 
     assertThat(answer.statusCode()).isEqualTo(400);
     assertThat(new String(answer.body(), StandardCharsets.UTF_8))
-        .contains("not an ExportLogsServiceRequest");
+        .contains("proto: not an ExportLogsServiceRequest");
     assertThat(otlp.records()).isEmpty();
   }
 
