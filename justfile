@@ -97,6 +97,13 @@ bench-otlp-cpu ROUNDS="5" LEVEL="1":
 bench-e2e-otlp *ARGS:
     {{mvn}} -q -pl sf2loki-otlp -am -Pbench-otlp "-Dbench.jvm=${BENCH_JVM:--Xmx1g}" -Dbench.main=io.sf2loki.bench.OtlpEndToEndBenchmark '-Dbench.args={{ARGS}}' process-test-classes
 
+# Kafka Connect: entries/s of the source connector (fake org -> topic) and the sink connector
+# (topic -> fake Loki) next to the daemon's engine (fake org -> fake Loki), alternating in one run,
+# one distributed worker over a KRaft broker in the same JVM (docs/performance.md). Options are
+# key=value: `just bench-connect rounds=3 types=4 hours=6 rows=10000 tasks=1`.
+bench-connect *ARGS:
+    {{mvn}} -q -pl sf2loki-kafka-connect -am -Pbench-connect "-Dbench.jvm=${BENCH_JVM:--Xmx2g}" '-Dbench.args={{ARGS}}' process-test-classes
+
 # MINUTES of seeded random faults in all on a file_lease pair of daemon processes against the
 # simulator, half with the file store, half with S3 (s3proxy); `just soak 10 SEED` replays the
 # printed seed's faults. Report and logs: sf2loki-daemon/target/soak/.
