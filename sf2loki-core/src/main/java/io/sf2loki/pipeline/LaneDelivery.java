@@ -10,6 +10,7 @@ import io.sf2loki.spi.RetryableSinkException;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.StoreConflictException;
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,9 +18,11 @@ import org.slf4j.LoggerFactory;
  * The delivery stage of one lane (its own thread): takes the batches the {@link LaneBatching} stage
  * formed, in order, from the {@link BatchHandoff}; pushes each (one push in flight per lane),
  * retrying retryable failures of the same batch with backoff until it succeeds or the run aborts;
- * and commits the batch's checkpoints after delivery or a counted drop (invariant 1). Because one
- * thread pushes and commits every batch of the lane in the order formed, checkpoint-only batches
- * included, nothing overtakes an undelivered entry of its key.
+ * and commits the batch's checkpoints after delivery or a counted drop (invariant 1), on the lane's
+ * commit thread ({@link LaneCommits}) while it pushes the next batch. Because one thread pushes
+ * every batch of the lane in the order formed, checkpoint-only batches included, and each commit
+ * starts after its batch's push and after the previous commit ended, nothing overtakes an
+ * undelivered entry of its key.
  *
  * <p>A batch that cannot be delivered before the abort is abandoned: its keys are blocked for the
  * rest of the run. On its way out this stage aborts the hand-off, so a batch still waiting there is
@@ -35,10 +38,12 @@ final class LaneDelivery implements Runnable {
   private final LaneShared s;
   private final Backoff backoff;
   private final Duration maxRetryAfter;
+  private final LaneCommits commits;
 
   /**
    * @param backoff the lane's wait between retries of the same batch
    * @param maxRetryAfter the cap on a server's Retry-After
+   * @param threads makes the lane's commit thread ({@link LaneCommits})
    */
   LaneDelivery(
       Source.Lane lane,
@@ -46,13 +51,15 @@ final class LaneDelivery implements Runnable {
       LaneProgress progress,
       LaneShared shared,
       Backoff backoff,
-      Duration maxRetryAfter) {
+      Duration maxRetryAfter,
+      ThreadFactory threads) {
     this.lane = lane;
     this.handoff = handoff;
     this.progress = progress;
     this.s = shared;
     this.backoff = backoff;
     this.maxRetryAfter = maxRetryAfter;
+    this.commits = new LaneCommits(threads, "sf2loki-lane-" + lane + "-commit", this::commit);
   }
 
   @Override
@@ -63,6 +70,7 @@ final class LaneDelivery implements Runnable {
           return;
         }
       }
+      commits.awaitPrevious();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // aborted; the owner reports the outcome
     } catch (Throwable e) {
@@ -75,13 +83,17 @@ final class LaneDelivery implements Runnable {
         throw error;
       }
     } finally {
+      commits.close(); // the last commit ends before the lane reports it is done
       handoff.abort(); // a batch still waiting is given back and abandoned by the batching stage
       s.control().workerDone();
     }
   }
 
-  /** Delivers and commits one batch; false when the run is ending and the lane must stop. */
-  private boolean deliver(Batch batch) {
+  /**
+   * Delivers one batch and starts its commit, after the previous batch's commit ended; false when
+   * the run is ending and the lane must stop.
+   */
+  private boolean deliver(Batch batch) throws InterruptedException {
     if (s.control().isAborted()) {
       s.abandon(lane, batch, "taken after the abort");
       return false;
@@ -101,9 +113,9 @@ final class LaneDelivery implements Runnable {
         return false;
       }
     }
-    boolean committed = commit(batch);
+    boolean started = commits.start(batch);
     progress.beat();
-    return committed && !s.control().isAborted();
+    return started && !s.control().isAborted();
   }
 
   /** Once per batch, before its first push attempt: retries are not admitted again. */

@@ -102,7 +102,8 @@ final class PipelineRun {
                   l.progress,
                   shared,
                   parts.backoff(l.lane),
-                  bounds.maxRetryAfter())));
+                  bounds.maxRetryAfter(),
+                  parts.environment().threads())));
     }
     return threads;
   }

@@ -67,7 +67,8 @@ class AdaptiveBatchingTest {
                 progress,
                 shared,
                 Backoff.fixed(Duration.ofMillis(10)),
-                Duration.ofSeconds(60)));
+                Duration.ofSeconds(60),
+                Thread::new));
     batching.start();
     delivery.start();
   }

@@ -256,7 +256,8 @@ class LaneOverlapTest {
                 progress,
                 shared,
                 Backoff.fixed(Duration.ofMillis(10)),
-                Duration.ofSeconds(60)));
+                Duration.ofSeconds(60),
+                Thread::new));
     batching.start();
     delivery.start();
     for (int i = 0; i < 30; i++) {

@@ -81,7 +81,7 @@ public final class PubSubFreshnessBenchmark {
     int total = rate * (warmup + integer("seconds", 30));
     FreshnessRecorder delivered = new FreshnessRecorder(total, (long) rate * warmup);
     FreshnessRecorder pushed = delivered.downstream();
-    try (FakePubSub pubsub = FakePubSub.builder().standardTopics().start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub().start();
         FakeLoki loki =
             FakeLoki.builder()
                 .recording(FakeLoki.PushRecording.HEADERS_ONLY)
@@ -163,7 +163,7 @@ public final class PubSubFreshnessBenchmark {
 
   private void ceilingFloor() throws Exception {
     FreshnessRecorder delivered = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
-    try (FakePubSub pubsub = FakePubSub.builder().standardTopics().start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub().start();
         RawSubscriber floor =
             new RawSubscriber(
                 pubsub.target(), pubsub.orgId(), FakePubSub.LOGIN, delivered, Optional.empty())) {

@@ -138,10 +138,10 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
   /** Publishes one event encoded with the topic's current schema; returns its replay id. */
   public ByteString publish(String topic, Map<String, ?> fields) {
     TopicLog log = log(topic);
-    Schema schema = log.schema();
-    byte[] payload = TopicSchemas.encode(schema, fields);
+    TopicLog.Current schema = log.current();
+    byte[] payload = schema.encode(fields);
     String id = topic.startsWith("/data/") ? null : "e" + Long.toHexString(random.nextLong());
-    return log.append(TopicSchemas.schemaId(schema), payload, id, false).replayId();
+    return log.append(schema.id(), payload, id, false).replayId();
   }
 
   /**
@@ -161,7 +161,7 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
   /** Publishes a payload as is, under the topic's current schema id (an undecodable event). */
   public ByteString publishRaw(String topic, byte[] payload) {
     TopicLog log = log(topic);
-    return log.append(TopicSchemas.schemaId(log.schema()), payload, "raw", false).replayId();
+    return log.append(log.schemaId(), payload, "raw", false).replayId();
   }
 
   /** Publishes an event naming a schema id GetSchema does not know. */
@@ -403,7 +403,10 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
       return this;
     }
 
-    /** With no credits outstanding and no request for this long the stream ends (real: 60 s). */
+    /**
+     * With no credits outstanding and neither a request nor a response for this long the stream
+     * ends: the timeout runs from the last response, the one that used up the credits (real: 60 s).
+     */
     public Builder idleTimeout(Duration v) {
       this.idle = v;
       return this;

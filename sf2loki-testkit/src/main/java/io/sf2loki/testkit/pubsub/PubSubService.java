@@ -113,7 +113,7 @@ final class PubSubService extends PubSubGrpc.PubSubImplBase {
             .setTenantGuid(fake.orgId())
             .setCanPublish(false)
             .setCanSubscribe(topic.get().canSubscribe())
-            .setSchemaId(TopicSchemas.schemaId(topic.get().schema()))
+            .setSchemaId(topic.get().schemaId())
             .setRpcId(UUID.randomUUID().toString())
             .build());
     responses.onCompleted();

@@ -162,7 +162,11 @@ final class Subscription<R> {
         send(responses.batch(List.of(), TopicLog.replayId(position), outstanding, rpcId()), now);
       }
     }
-    if (outstanding == 0 && now - lastRequestNanos >= fake.idleTimeout().toNanos()) {
+    // Salesforce's rule: no request within the timeout of the last response once the credits are
+    // used up. Counting from the last request instead closed a client whose credits ran out long
+    // after it asked (a slow topic, a client busy with what it got) without any time to ask again.
+    long idleSince = Math.max(lastRequestNanos, lastSendNanos);
+    if (outstanding == 0 && now - idleSince >= fake.idleTimeout().toNanos()) {
       if (fake.idleEndsWithError()) {
         fail(PubSubErrors.rstStream());
       } else {

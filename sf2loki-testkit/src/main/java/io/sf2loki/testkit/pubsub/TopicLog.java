@@ -7,9 +7,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
 
 /**
  * One topic's append-only event log: 8-byte big-endian replay ids with random gaps, a retention
@@ -35,13 +38,15 @@ final class TopicLog {
   private final Duration retention;
   private final Random random;
   private final List<Stored> log = new ArrayList<>();
-  private volatile Schema schema;
+  // The id is a fingerprint of the whole schema: computed once per schema, not once per publish,
+  // or the fake's publisher spends half its CPU on it and competes with the subscriber it serves.
+  private volatile Current current;
   private volatile boolean canSubscribe = true;
   private long nextId;
 
   TopicLog(String name, Schema schema, Clock clock, Duration retention, Random random) {
     this.name = name;
-    this.schema = schema;
+    this.current = new Current(schema);
     this.clock = clock;
     this.retention = retention;
     this.random = random;
@@ -53,11 +58,32 @@ final class TopicLog {
   }
 
   Schema schema() {
-    return schema;
+    return current.schema();
+  }
+
+  /** The current schema's id ({@link TopicSchemas#schemaId}). */
+  String schemaId() {
+    return current.id();
+  }
+
+  /** The current schema, its id and writer read together (an evolution replaces all three). */
+  Current current() {
+    return current;
   }
 
   void schema(Schema next) {
-    this.schema = next;
+    this.current = new Current(next);
+  }
+
+  /** The topic's current schema with its id and writer, computed once per schema. */
+  record Current(Schema schema, String id, GenericDatumWriter<GenericRecord> writer) {
+    Current(Schema schema) {
+      this(schema, TopicSchemas.schemaId(schema), new GenericDatumWriter<>(schema));
+    }
+
+    byte[] encode(Map<String, ?> fields) {
+      return TopicSchemas.encode(writer, schema, fields);
+    }
   }
 
   boolean canSubscribe() {

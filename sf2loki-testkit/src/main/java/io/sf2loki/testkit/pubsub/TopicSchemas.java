@@ -139,11 +139,17 @@ public final class TopicSchemas {
    * arrays; an absent nullable field is null.
    */
   public static byte[] encode(Schema schema, Map<String, ?> fields) {
+    return encode(new GenericDatumWriter<>(schema), schema, fields);
+  }
+
+  /** {@link #encode(Schema, Map)} with a writer of {@code schema} built once (it is stateless). */
+  static byte[] encode(
+      GenericDatumWriter<GenericRecord> writer, Schema schema, Map<String, ?> fields) {
     GenericRecord record = toRecord(schema, fields);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
     try {
-      new GenericDatumWriter<GenericRecord>(schema).write(record, encoder);
+      writer.write(record, encoder);
       encoder.flush();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

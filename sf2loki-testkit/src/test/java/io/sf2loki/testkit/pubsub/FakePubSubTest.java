@@ -10,6 +10,7 @@ import com.salesforce.eventbus.protobuf.SchemaRequest;
 import com.salesforce.eventbus.protobuf.TopicRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -201,6 +202,48 @@ class FakePubSubTest {
     RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 1);
     assertThat(s.response().getEventsCount()).isEqualTo(1);
     assertThat(s.next()).isEqualTo("completed");
+  }
+
+  @Test
+  void theIdleTimeoutRunsFromTheResponseThatUsedUpTheCreditsNotFromTheRequest() throws Exception {
+    Duration idle = TestTiming.millis(300);
+    start(FakePubSub.builder().idleTimeout(idle).keepalive(Duration.ofSeconds(30)));
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 1);
+    while (fake.fetches().isEmpty()) { // the quiet period counts from the fake's receipt
+      assertThat(s.arrived.poll(5, TimeUnit.MILLISECONDS)).isNull();
+    }
+    // the one credit stays unused for longer than the timeout: a quiet topic
+    assertThat(s.arrived.poll(idle.toMillis() * 2, TimeUnit.MILLISECONDS)).isNull();
+    publishLogins(1);
+    assertThat(s.response().getEventsCount()).isEqualTo(1);
+    s.request(1);
+    publishLogins(1);
+    assertThat(s.response().getEventsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void eventsPublishedAfterAnEvolutionNameTheNewSchemaAndTheTopicReportsIt() throws Exception {
+    start(FakePubSub.builder());
+    Schema v2 =
+        new Schema.Parser()
+            .parse(
+                TopicSchemas.loginEventStream().toString().replace("\"Browser\"", "\"Platform\""));
+    fake.publish(LOGIN, Map.of("Username", "before"));
+    fake.evolveSchema(LOGIN, v2);
+    fake.publish(LOGIN, Map.of("Username", "after"));
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 2);
+    List<String> ids = new ArrayList<>();
+    responsesUntil(s, 2)
+        .forEach(r -> r.getEventsList().forEach(e -> ids.add(e.getEvent().getSchemaId())));
+    assertThat(ids)
+        .containsExactly(
+            TopicSchemas.schemaId(TopicSchemas.loginEventStream()), TopicSchemas.schemaId(v2));
+    assertThat(
+            client
+                .blocking
+                .getTopic(TopicRequest.newBuilder().setTopicName(LOGIN).build())
+                .getSchemaId())
+        .isEqualTo(TopicSchemas.schemaId(v2));
   }
 
   @Test

@@ -1,0 +1,90 @@
+package io.sf2loki.pipeline;
+
+import static io.sf2loki.pipeline.Runs.fast;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.sf2loki.testkit.TestTiming;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lane commits batch N on its commit thread while it pushes batch N + 1: a slow store write is
+ * not part of the next batch's wait. Each commit still follows its own push, and the commits keep
+ * the order of the batches.
+ */
+class LaneCommitOverlapTest {
+
+  final FakeCheckpointStore store = new FakeCheckpointStore();
+  final FakeTerm term = new FakeTerm(3);
+  final ScriptedSink sink = new ScriptedSink();
+  final CountDownLatch firstWriteMayEnd = new CountDownLatch(1);
+  final List<Map<String, String>> begun = new CopyOnWriteArrayList<>();
+
+  LaneCommitOverlapTest() {
+    store.beforeCommit(
+        updates -> {
+          begun.add(Map.copyOf(updates));
+          if (updates.containsKey("a")) {
+            awaitUninterruptibly(firstWriteMayEnd); // a slow write: an fsync, a store round trip
+          }
+        });
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    try {
+      latch.await(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private Runs.Running burstOfThreeBatches() throws InterruptedException {
+    LaneOverlapTest.Burst burst = new LaneOverlapTest.Burst(30, LaneOverlapTest::perBatchKey);
+    Runs.Running run =
+        Runs.start(fast(List.of(burst), sink, store, term).lanes(LaneOverlapTest.TENS).build());
+    assertThat(burst.allEmitted.await(TestTiming.seconds(10).toMillis(), TimeUnit.MILLISECONDS))
+        .isTrue();
+    return run;
+  }
+
+  @Test
+  void theNextBatchIsPushedWhileThePreviousBatchsCommitIsBeingWritten() throws Exception {
+    Runs.Running run = burstOfThreeBatches();
+
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() >= 2);
+    assertThat(begun).containsExactly(Map.of("a", "9")); // still writing batch a's checkpoint
+
+    firstWriteMayEnd.countDown();
+    run.stop().requestStop();
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(0));
+    assertThat(sink.lines())
+        .containsExactlyElementsOf(
+            IntStream.range(0, 30).mapToObj(i -> LaneOverlapTest.perBatchKey(i).line()).toList());
+  }
+
+  @Test
+  void aBatchsCommitWaitsForThePreviousCommitAndTheCommitsKeepTheBatchesOrder() throws Exception {
+    Runs.Running run = burstOfThreeBatches();
+
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() >= 2);
+    // b is delivered; its commit does not start (nor merge into a's write) before a's ended
+    await()
+        .during(TestTiming.millis(300))
+        .atMost(TestTiming.seconds(10))
+        .until(() -> begun.equals(List.of(Map.of("a", "9"))));
+
+    firstWriteMayEnd.countDown();
+    run.stop().requestStop();
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isEqualTo(new PipelineOutcome.Stopped(0));
+    assertThat(store.commits())
+        .containsExactly(Map.of("a", "9"), Map.of("b", "19"), Map.of("c", "29"));
+  }
+}
