@@ -99,6 +99,18 @@ class FileLeaseHungMountTest {
         assertThat(e.failureClass().kind()).isEqualTo(FailureKind.TRANSIENT);
       }
     }
+    // A call abandoned at its deadline finishes on a pool thread once the mount is back, and its
+    // write renames a file in @TempDir: let it land before JUnit deletes the directory, or the
+    // clean-up races it and fails a test that passed ("Failed to close extension context").
+    org.awaitility.Awaitility.await()
+        .atMost(TestTiming.seconds(10))
+        .until(() -> stuckThreads() == 0);
+  }
+
+  private double stuckThreads() {
+    return registry.find("sf2loki_file_io_stuck_threads").gauges().stream()
+        .mapToDouble(io.micrometer.core.instrument.Gauge::value)
+        .sum();
   }
 
   private Contender start(FileLeaseStorage storage) {
