@@ -2,13 +2,16 @@ package io.sf2loki.connect;
 
 import io.sf2loki.config.ConfigInvalidException;
 import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.EgressConfig;
 import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.orgs.Shards;
+import io.sf2loki.spi.Source;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -34,6 +37,9 @@ final class ConnectorSettings extends AbstractConfig {
    * partitions carry this one.
    */
   static final String SINGLE_ORG = "default";
+
+  /** The Loki egress controls, which only the daemon applies. */
+  private static final String EGRESS = "sink.loki.egress";
 
   /** Put before the operator's text, which may override it. */
   private static final String SINK_PLACEHOLDER =
@@ -139,7 +145,39 @@ final class ConnectorSettings extends AbstractConfig {
     LoadedConfig loaded =
         new ConfigLoader(classLoader, environment)
             .loadString(delivers ? text : SINK_PLACEHOLDER + text);
-    return Shards.bind(loaded, classLoader);
+    Shards shards = Shards.bind(loaded, classLoader);
+    if (delivers) {
+      refuseEgressControls(shards.first().config().egress());
+    }
+    return shards;
+  }
+
+  /**
+   * The sink connector pushes through the Loki sink alone, without the daemon's lanes, which apply
+   * the egress budget and rate caps, and without a checkpoint store to keep the day's use in: they
+   * would be ignored, so a configuration that sets them is refused rather than silently unbounded.
+   */
+  private static void refuseEgressControls(EgressConfig egress) {
+    List<String> set = new ArrayList<>();
+    if (egress.hasBudget()) {
+      set.add("daily_byte_budget");
+    }
+    for (Source.Lane lane : Source.Lane.values()) {
+      if (egress.caps(lane).isCapped()) {
+        set.add(lane.name().toLowerCase(Locale.ROOT) + " rate caps");
+      }
+    }
+    if (!set.isEmpty()) {
+      throw ConfigInvalidException.of(
+          EGRESS,
+          EGRESS
+              + " ("
+              + String.join(", ", set)
+              + ") is not applied by the Loki sink connector: the daemon's lanes apply it and its"
+              + " checkpoint store keeps the day's use, neither of which runs under Connect;"
+              + " remove it and bound the tenant's ingestion with Loki's limits"
+              + " (ingestion_rate_mb) instead");
+    }
   }
 
   /** The org names of {@code shards}, in the configuration's order. */
