@@ -45,6 +45,15 @@ final class ConnectorSettings extends AbstractConfig {
   private static final String SINK_PLACEHOLDER =
       "sink.loki.url = \"http://kafka-connect-delivers.invalid\"\n";
 
+  /**
+   * Put before the sink connector's text, which may override it: the sink reads no org, so it needs
+   * no org credentials; a {@code salesforce} section the operator gives is still checked.
+   */
+  private static final String ORG_PLACEHOLDER =
+      "salesforce { auth_mode = client_credentials, login_url ="
+          + " \"https://the-loki-sink-reads-no-org.invalid\", client_id = unused, client_secret ="
+          + " unused }\n";
+
   /** The sink connector's keys: the sf2loki configuration, whose {@code sink.loki} it uses. */
   static final ConfigDef SINK_DEFINITION = sf2lokiConfig(new ConfigDef());
 
@@ -64,7 +73,8 @@ final class ConnectorSettings extends AbstractConfig {
               500,
               ConfigDef.Range.between(1, 100_000),
               ConfigDef.Importance.LOW,
-              "Most records one poll hands to Connect; the sources block while this many wait.");
+              "Most records one poll hands to Connect; the sources block while twice this many"
+                  + " wait.");
 
   private static ConfigDef sf2lokiConfig(ConfigDef definition) {
     return definition
@@ -144,9 +154,17 @@ final class ConnectorSettings extends AbstractConfig {
     // for the source connector Connect delivers the entries: the sink section only labels them
     LoadedConfig loaded =
         new ConfigLoader(classLoader, environment)
-            .loadString(delivers ? text : SINK_PLACEHOLDER + text);
+            .loadString((delivers ? ORG_PLACEHOLDER : SINK_PLACEHOLDER) + text);
     Shards shards = Shards.bind(loaded, classLoader);
     if (delivers) {
+      if (shards.multiOrg()) {
+        // a shard's sink is its org's (its tenant_id): one of them would take every org's entries
+        throw ConfigInvalidException.of(
+            "orgs",
+            "orgs is not used by the Loki sink connector, which pushes every entry of its topics"
+                + " with the top-level sink.loki (tenant_id included): remove orgs, and run one"
+                + " sink connector per Loki tenant");
+      }
       refuseEgressControls(shards.first().config().egress());
     }
     return shards;
