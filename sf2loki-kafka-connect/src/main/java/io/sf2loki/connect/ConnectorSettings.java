@@ -2,13 +2,16 @@ package io.sf2loki.connect;
 
 import io.sf2loki.config.ConfigInvalidException;
 import io.sf2loki.config.ConfigLoader;
+import io.sf2loki.config.EgressConfig;
 import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.orgs.Shards;
+import io.sf2loki.spi.Source;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -35,9 +38,21 @@ final class ConnectorSettings extends AbstractConfig {
    */
   static final String SINGLE_ORG = "default";
 
+  /** The Loki egress controls, which only the daemon applies. */
+  private static final String EGRESS = "sink.loki.egress";
+
   /** Put before the operator's text, which may override it. */
   private static final String SINK_PLACEHOLDER =
       "sink.loki.url = \"http://kafka-connect-delivers.invalid\"\n";
+
+  /**
+   * Put before the sink connector's text, which may override it: the sink reads no org, so it needs
+   * no org credentials; a {@code salesforce} section the operator gives is still checked.
+   */
+  private static final String ORG_PLACEHOLDER =
+      "salesforce { auth_mode = client_credentials, login_url ="
+          + " \"https://the-loki-sink-reads-no-org.invalid\", client_id = unused, client_secret ="
+          + " unused }\n";
 
   /** The sink connector's keys: the sf2loki configuration, whose {@code sink.loki} it uses. */
   static final ConfigDef SINK_DEFINITION = sf2lokiConfig(new ConfigDef());
@@ -58,7 +73,8 @@ final class ConnectorSettings extends AbstractConfig {
               500,
               ConfigDef.Range.between(1, 100_000),
               ConfigDef.Importance.LOW,
-              "Most records one poll hands to Connect; the sources block while this many wait.");
+              "Most records one poll hands to Connect; the sources block while twice this many"
+                  + " wait.");
 
   private static ConfigDef sf2lokiConfig(ConfigDef definition) {
     return definition
@@ -138,8 +154,48 @@ final class ConnectorSettings extends AbstractConfig {
     // for the source connector Connect delivers the entries: the sink section only labels them
     LoadedConfig loaded =
         new ConfigLoader(classLoader, environment)
-            .loadString(delivers ? text : SINK_PLACEHOLDER + text);
-    return Shards.bind(loaded, classLoader);
+            .loadString((delivers ? ORG_PLACEHOLDER : SINK_PLACEHOLDER) + text);
+    Shards shards = Shards.bind(loaded, classLoader);
+    if (delivers) {
+      if (shards.multiOrg()) {
+        // a shard's sink is its org's (its tenant_id): one of them would take every org's entries
+        throw ConfigInvalidException.of(
+            "orgs",
+            "orgs is not used by the Loki sink connector, which pushes every entry of its topics"
+                + " with the top-level sink.loki (tenant_id included): remove orgs, and run one"
+                + " sink connector per Loki tenant");
+      }
+      refuseEgressControls(shards.first().config().egress());
+    }
+    return shards;
+  }
+
+  /**
+   * The sink connector pushes through the Loki sink alone, without the daemon's lanes, which apply
+   * the egress budget and rate caps, and without a checkpoint store to keep the day's use in: they
+   * would be ignored, so a configuration that sets them is refused rather than silently unbounded.
+   */
+  private static void refuseEgressControls(EgressConfig egress) {
+    List<String> set = new ArrayList<>();
+    if (egress.hasBudget()) {
+      set.add("daily_byte_budget");
+    }
+    for (Source.Lane lane : Source.Lane.values()) {
+      if (egress.caps(lane).isCapped()) {
+        set.add(lane.name().toLowerCase(Locale.ROOT) + " rate caps");
+      }
+    }
+    if (!set.isEmpty()) {
+      throw ConfigInvalidException.of(
+          EGRESS,
+          EGRESS
+              + " ("
+              + String.join(", ", set)
+              + ") is not applied by the Loki sink connector: the daemon's lanes apply it and its"
+              + " checkpoint store keeps the day's use, neither of which runs under Connect;"
+              + " remove it and bound the tenant's ingestion with Loki's limits"
+              + " (ingestion_rate_mb) instead");
+    }
   }
 
   /** The org names of {@code shards}, in the configuration's order. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -29,6 +30,12 @@ public final class Sf2LokiSourceConnector extends SourceConnector {
 
   /** The {@code transaction.boundary} under which this connector is exactly-once. */
   static final String CONNECTOR_BOUNDARY = "connector";
+
+  /** Connect's key of a connector's exactly-once requirement (KIP-618). */
+  static final String EXACTLY_ONCE_SUPPORT = "exactly.once.support";
+
+  /** The source type of a stream resumed by replay id, which is not exactly-once under Connect. */
+  static final String PUBSUB = "pubsub";
 
   private Map<String, String> properties = Map.of();
   private List<String> orgs = List.of();
@@ -57,6 +64,9 @@ public final class Sf2LokiSourceConnector extends SourceConnector {
       return checked;
     }
     List<String> problems = problems(connectorConfigs);
+    if (problems.isEmpty()) {
+      problems.addAll(exactlyOnceProblems(connectorConfigs));
+    }
     if (!problems.isEmpty()) {
       ConnectorSettings settings = new ConnectorSettings(connectorConfigs);
       for (ConfigValue value : checked.configValues()) {
@@ -79,6 +89,49 @@ public final class Sf2LokiSourceConnector extends SourceConnector {
     } catch (ConfigInvalidException e) {
       return new ArrayList<>(e.problems().stream().map(ConfigProblem::toString).toList());
     }
+  }
+
+  /**
+   * Refuses {@code exactly.once.support=required} with a Pub/Sub source by name, instead of
+   * Connect's bare "does not support exactly-once semantics" (which only exactly-once workers
+   * print).
+   */
+  private static List<String> exactlyOnceProblems(Map<String, String> properties) {
+    if (!"required".equalsIgnoreCase(properties.getOrDefault(EXACTLY_ONCE_SUPPORT, ""))) {
+      return List.of();
+    }
+    List<String> streaming = streamingOrgs(properties);
+    if (streaming.isEmpty()) {
+      return List.of();
+    }
+    return List.of(
+        EXACTLY_ONCE_SUPPORT
+            + "=required cannot hold with sources.pubsub enabled (org "
+            + String.join(", ", streaming)
+            + "): a Pub/Sub stream is resumed by replay id, and an expired replay id (resumed from"
+            + " EARLIEST), a managed subscription (resumed where Salesforce committed) or a topic"
+            + " without a position (resumed from LATEST) re-reads or skips events; run Pub/Sub in"
+            + " a connector of its own without exactly.once.support=required");
+  }
+
+  /** The orgs of {@code properties} whose configuration enables Pub/Sub; empty when unbound. */
+  private static List<String> streamingOrgs(Map<String, String> properties) {
+    Shards shards;
+    try {
+      shards =
+          new ConnectorSettings(properties)
+              .bind(Sf2LokiSourceConnector.class.getClassLoader(), ConnectEnvironment.variables());
+    } catch (ConfigInvalidException | ConfigException e) {
+      return List.of(); // validate reports the configuration's own problems
+    }
+    List<String> names = ConnectorSettings.orgNames(shards);
+    List<String> streaming = new ArrayList<>();
+    for (int i = 0; i < shards.all().size(); i++) {
+      if (shards.all().get(i).config().sources().containsKey(PUBSUB)) {
+        streaming.add(names.get(i));
+      }
+    }
+    return streaming;
   }
 
   @Override
@@ -116,12 +169,15 @@ public final class Sf2LokiSourceConnector extends SourceConnector {
    * transaction.boundary=connector}): each transaction then ends at a record that carries a resume
    * position, so an aborted one is read again whole and a committed one is never read again.
    * Connect's {@code poll} and {@code interval} boundaries can end a transaction in the middle of a
-   * LogFile, between two positions, so they are not exactly-once.
+   * LogFile, between two positions, so they are not exactly-once. Only the polling sources are: a
+   * configuration with Pub/Sub is not, whatever the boundary ({@link #exactlyOnceProblems}).
    */
   @Override
   public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
-    return CONNECTOR_BOUNDARY.equalsIgnoreCase(
-            connectorConfig.getOrDefault(SourceTask.TRANSACTION_BOUNDARY_CONFIG, "poll"))
+    boolean ownBoundaries =
+        CONNECTOR_BOUNDARY.equalsIgnoreCase(
+            connectorConfig.getOrDefault(SourceTask.TRANSACTION_BOUNDARY_CONFIG, "poll"));
+    return ownBoundaries && streamingOrgs(connectorConfig).isEmpty()
         ? ExactlyOnceSupport.SUPPORTED
         : ExactlyOnceSupport.UNSUPPORTED;
   }

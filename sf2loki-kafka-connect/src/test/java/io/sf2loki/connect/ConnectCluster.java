@@ -104,6 +104,11 @@ final class ConnectCluster implements AutoCloseable {
     props.put("session.timeout.ms", "6000");
     // every plugin on the class path has a ServiceLoader manifest: no minute-long class scan
     props.put("plugin.discovery", "service_load");
+    // ${file:<path>:<key>} in a connector's configuration, as an operator's workers may allow
+    props.put("config.providers", "file");
+    props.put(
+        "config.providers.file.class",
+        "org.apache.kafka.common.config.provider.FileConfigProvider");
     if (exactlyOnce) {
       props.put("exactly.once.source.support", "enabled");
     }

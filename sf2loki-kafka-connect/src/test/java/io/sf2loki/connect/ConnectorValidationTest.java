@@ -133,4 +133,40 @@ class ConnectorValidationTest {
     assertThat(connector.exactlyOnceSupport(Map.of()))
         .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
   }
+
+  private static final String PUBSUB =
+      VALID
+          + "sources.pubsub { enabled = true, plaintext = true, endpoint = \"localhost:7443\","
+          + " topics = [\"/data/AccountChangeEvent\"] }\n";
+
+  @Test
+  void aConfigurationWithPubSubIsNotExactlyOnceWhateverTheBoundary() {
+    Map<String, String> props = props(PUBSUB);
+    props.put("transaction.boundary", "connector");
+
+    assertThat(new Sf2LokiSourceConnector().exactlyOnceSupport(props))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
+    assertThat(new Sf2LokiSourceConnector().exactlyOnceSupport(props(VALID)))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.UNSUPPORTED);
+    Map<String, String> polling = props(VALID);
+    polling.put("transaction.boundary", "connector");
+    assertThat(new Sf2LokiSourceConnector().exactlyOnceSupport(polling))
+        .isEqualTo(org.apache.kafka.connect.source.ExactlyOnceSupport.SUPPORTED);
+  }
+
+  @Test
+  void requiringExactlyOnceWithPubSubIsRefusedOnSf2lokiConfigNamingTheSource() {
+    Map<String, String> props = props(PUBSUB);
+    props.put("transaction.boundary", "connector");
+    props.put("exactly.once.support", "required");
+
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.config"))
+        .singleElement()
+        .asString()
+        .startsWith(
+            "exactly.once.support=required cannot hold with sources.pubsub enabled (org"
+                + " default)");
+    props.put("exactly.once.support", "requested");
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.config")).isEmpty();
+  }
 }

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +33,33 @@ class PluginPackageIT {
     try (Stream<Path> files = Files.list(PLUGIN.resolve("lib"))) {
       return files.map(p -> p.getFileName().toString()).sorted().toList();
     }
+  }
+
+  /** Each file under {@code root}, as its path relative to {@code root.getParent()}. */
+  private static List<String> files(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(p -> root.getParent().relativize(p).toString().replace('\\', '/'))
+          .sorted()
+          .toList();
+    }
+  }
+
+  @Test
+  void theZipHoldsTheDirectoryUnderItsOwnRootDirectory() throws IOException {
+    String zip = System.getProperty("plugin.zip");
+    assertThat(zip).as("plugin.zip is set by failsafe").isNotNull();
+    List<String> entries;
+    try (ZipFile file = new ZipFile(zip)) {
+      entries =
+          file.stream().filter(e -> !e.isDirectory()).map(ZipEntry::getName).sorted().toList();
+    }
+
+    assertThat(entries)
+        .isEqualTo(files(PLUGIN))
+        .contains("sf2loki-kafka-connect/README.txt")
+        .allMatch(e -> e.startsWith("sf2loki-kafka-connect/"));
   }
 
   @Test
