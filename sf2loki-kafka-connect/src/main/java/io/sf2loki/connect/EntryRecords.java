@@ -3,6 +3,8 @@ package io.sf2loki.connect;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.connect.data.Schema;
@@ -49,8 +51,28 @@ final class EntryRecords {
 
   private EntryRecords() {}
 
+  /**
+   * The source partition of {@code key} of {@code org}, its fields in the order {@code org}, {@code
+   * key}. Connect finds a committed offset by the partition's serialized bytes, so the order must
+   * be the same in every worker; {@code Map.of}'s order differs from one JVM to the next, and a
+   * task moved to another worker then found no offset and read its org again from the lookback.
+   */
   static Map<String, String> partition(String org, String key) {
-    return Map.of(ORG, org, KEY, key);
+    Map<String, String> partition = new LinkedHashMap<>();
+    partition.put(ORG, org);
+    partition.put(KEY, key);
+    return Collections.unmodifiableMap(partition);
+  }
+
+  /**
+   * The same partition with its fields in the other order, {@code key} first: where a worker of a
+   * connector built before the order was fixed may have committed the offset.
+   */
+  static Map<String, String> partitionKeyFirst(String org, String key) {
+    Map<String, String> partition = new LinkedHashMap<>();
+    partition.put(KEY, key);
+    partition.put(ORG, org);
+    return Collections.unmodifiableMap(partition);
   }
 
   /** The token a committed offset carries, if it is one of ours. */

@@ -52,9 +52,17 @@ final class OrgContext implements SourceContext {
     }
   }
 
+  /**
+   * The token committed for {@code key}: under the partition as this connector writes it, else
+   * under the field order an earlier build may have written ({@link
+   * EntryRecords#partitionKeyFirst}).
+   */
   @Override
   public Optional<String> checkpoint(String key) {
-    return EntryRecords.token(offsets.apply(EntryRecords.partition(org, key)));
+    Optional<String> token = EntryRecords.token(offsets.apply(EntryRecords.partition(org, key)));
+    return token.isPresent()
+        ? token
+        : EntryRecords.token(offsets.apply(EntryRecords.partitionKeyFirst(org, key)));
   }
 
   @Override
