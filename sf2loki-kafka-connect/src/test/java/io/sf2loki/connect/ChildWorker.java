@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,6 +36,17 @@ final class ChildWorker implements AutoCloseable {
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /**
+   * Every child not yet killed: killed when the test JVM exits, should a test leave one behind (a
+   * surefire timeout, an exception before the test's own clean-up).
+   */
+  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "child-reaper"));
+  }
 
   private final String name;
   private final Process process;
@@ -58,6 +71,33 @@ final class ChildWorker implements AutoCloseable {
    */
   static ChildWorker start(Path dir, String name, Map<String, String> worker, String classPath)
       throws IOException, InterruptedException {
+    return startAll(dir, List.of(name), worker, classPath).get(0);
+  }
+
+  /**
+   * Starts one worker per name at once (their JVMs start in parallel) and returns once every REST
+   * API answers; when one fails, every one is killed.
+   */
+  static List<ChildWorker> startAll(
+      Path dir, List<String> names, Map<String, String> worker, String classPath)
+      throws IOException, InterruptedException {
+    List<ChildWorker> started = new ArrayList<>();
+    try {
+      for (String name : names) {
+        started.add(launch(dir, name, worker, classPath));
+      }
+      for (ChildWorker child : started) {
+        child.awaitRest(TestTiming.seconds(90));
+      }
+      return started;
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      started.forEach(ChildWorker::close);
+      throw e;
+    }
+  }
+
+  private static ChildWorker launch(
+      Path dir, String name, Map<String, String> worker, String classPath) throws IOException {
     int port = freePort();
     Properties props = new Properties();
     props.putAll(new TreeMap<>(worker));
@@ -81,14 +121,8 @@ final class ChildWorker implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
             .start();
-    ChildWorker child = new ChildWorker(name, process, log, port);
-    try {
-      child.awaitRest(TestTiming.seconds(90));
-    } catch (RuntimeException | InterruptedException e) {
-      child.kill();
-      throw e;
-    }
-    return child;
+    LIVE.add(process);
+    return new ChildWorker(name, process, log, port);
   }
 
   private static int freePort() throws IOException {
@@ -152,6 +186,7 @@ final class ChildWorker implements AutoCloseable {
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("worker " + name + " (pid " + process.pid() + ") survived");
     }
+    LIVE.remove(process);
   }
 
   /** The last {@code lines} lines of the worker's output. */
