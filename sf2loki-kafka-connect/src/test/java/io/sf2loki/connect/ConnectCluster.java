@@ -180,6 +180,24 @@ final class ConnectCluster implements AutoCloseable {
   }
 
   /**
+   * How many records {@code topic} holds for a {@code read_committed} reader, without reading them:
+   * the sum of its partitions' last stable offsets (transaction markers counted as well).
+   */
+  long recordsIn(String topic) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
+      return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /**
    * The records of {@code topic} up to its end at the call (committed transactions only), without
    * waiting for more: a snapshot of what the topic held at that moment.
    */

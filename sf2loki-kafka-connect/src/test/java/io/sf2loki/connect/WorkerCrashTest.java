@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.connect.CrashRows.Row;
 import io.sf2loki.testkit.TestTiming;
+import io.sf2loki.testkit.loki.FakeLoki;
+import io.sf2loki.testkit.loki.Fault;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,8 +67,8 @@ class WorkerCrashTest {
   static final List<String> OBJECTS =
       List.of("SetupAuditTrail", "AuditA__c", "AuditB__c", "AuditC__c", "AuditD__c");
   private static final int HOURS = 2;
-  private static final int ROWS_PER_FILE = 300;
-  private static final int ROWS_PER_OBJECT = 200;
+  private static final int ROWS_PER_FILE = 200;
+  private static final int ROWS_PER_OBJECT = 150;
   private static final int ROWS =
       2 * (TYPES.size() * HOURS * ROWS_PER_FILE + OBJECTS.size() * ROWS_PER_OBJECT);
 
@@ -194,7 +197,7 @@ class WorkerCrashTest {
     await()
         .atMost(TestTiming.seconds(90))
         .pollInterval(Duration.ofMillis(100))
-        .until(() -> kafka.readToEnd(topic).size() >= ROWS / 5);
+        .until(() -> kafka.recordsIn(topic) >= ROWS / 4);
     ChildWorker victim = runningTask(trio, connector);
     victim.kill();
     trio.remove(victim);
@@ -218,9 +221,14 @@ class WorkerCrashTest {
 
   private static Duration awaitEveryRow(String topic, long expected) {
     long start = System.nanoTime();
+    // counting the records first is cheap; reading and parsing them all takes a core for a while
     await()
         .atMost(TestTiming.seconds(120))
         .pollInterval(Duration.ofMillis(250))
+        .until(() -> kafka.recordsIn(topic) >= expected);
+    await()
+        .atMost(TestTiming.seconds(60))
+        .pollInterval(Duration.ofSeconds(1))
         .until(() -> distinct(rows(topic)) >= expected);
     return Duration.ofNanos(System.nanoTime() - start);
   }
@@ -233,8 +241,8 @@ class WorkerCrashTest {
 
   @Test
   @Disabled(
-      "fails: the task ends a transaction at any record with an offset, and a LogFile's rows before"
-          + " its last carry the pre-file offset, so a crash re-writes the file's committed rows")
+      "fails (docs/deployment/kafka-connect.md, known limitation): a transaction may end at a row"
+          + " of a LogFile before its last, which carries the position from before the file")
   void exactlyOnceWorkersKilledDuringTheDrainLeaveEveryRowInTheTopicOnce() throws Exception {
     startOrgs();
     List<ChildWorker> trio = startWorkers("crash-eos", true, "eos");
@@ -326,6 +334,76 @@ class WorkerCrashTest {
         resumed);
     assertThat(fresh).hasSize(added);
     assertThat(readAgain).allMatch(r -> CrashRows.inUncommittedTail(r, committed));
+  }
+
+  @Test
+  void aSinkWorkerKilledWhileDeliveringLosesNothingAndPushesAgainOnlyWhatFollowsItsCommits()
+      throws Exception {
+    int partitions = 3;
+    int perPartition = 2000;
+    SinkDeliveries.fill(kafka.bootstrapServers(), "deliver", partitions, perPartition);
+    List<ChildWorker> trio = startWorkers("crash-sink", false, "sink");
+    try (FakeLoki loki = FakeLoki.start()) {
+      // a slow Loki: the delivery takes seconds, so the kill lands in the middle of it
+      loki.addFault(Fault.latency(Duration.ofMillis(200), 10_000));
+      Map<String, String> config = new HashMap<>();
+      config.put("connector.class", LokiSinkConnector.class.getName());
+      config.put("tasks.max", String.valueOf(partitions));
+      config.put("topics", "deliver");
+      config.put(
+          "sf2loki.config",
+          """
+          salesforce { auth_mode = client_credentials, login_url = "http://127.0.0.1:9",           client_id = cid, client_secret = secret }
+          sink.loki { url = "%s", batch.max_entries = 100 }
+          """
+              .formatted(loki.baseUri()));
+      // the dead task's partitions move once its consumer's session times out
+      config.put("consumer.override.session.timeout.ms", "6000");
+      config.put("consumer.override.heartbeat.interval.ms", "1000");
+      var answer =
+          trio.get(0).send("PUT", "connectors/deliver/config", JSON.writeValueAsString(config));
+      assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201);
+
+      int total = partitions * perPartition;
+      await()
+          .atMost(TestTiming.seconds(90))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> loki.lines().size() >= total / 5);
+      ChildWorker victim = runningTask(trio, "deliver");
+      victim.kill();
+      Map<TopicPartition, Long> committed =
+          SinkDeliveries.committed(kafka.bootstrapServers(), "deliver");
+      int landed = SinkDeliveries.received(loki).size();
+      loki.clearFaults();
+      LOG.info("killed {} (-9) with {} of {} entries in Loki", victim.name(), landed, total);
+      assertThat(landed).as("the kill came during the delivery").isLessThan(total);
+
+      long start = System.nanoTime();
+      await()
+          .atMost(TestTiming.seconds(120))
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> SinkDeliveries.received(loki).size() >= total);
+      Duration recovery = Duration.ofNanos(System.nanoTime() - start);
+
+      Map<String, Integer> received = SinkDeliveries.received(loki);
+      List<String> again =
+          received.entrySet().stream().filter(e -> e.getValue() > 1).map(e -> e.getKey()).toList();
+      LOG.info(
+          "sink: {} entries written, {} received, {} pushed more than once (committed at the kill:"
+              + " {}); all in {} after the kill",
+          total,
+          received.size(),
+          again.size(),
+          committed,
+          recovery);
+      assertThat(received).hasSize(total);
+      assertThat(again)
+          .allMatch(
+              line ->
+                  SinkDeliveries.offset(line)
+                      >= committed.getOrDefault(
+                          new TopicPartition("deliver", SinkDeliveries.partition(line)), 0L));
+    }
   }
 
   private static void logDuplicatesPerPartition(
