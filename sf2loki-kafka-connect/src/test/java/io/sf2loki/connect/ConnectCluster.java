@@ -16,6 +16,7 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -41,6 +42,11 @@ final class ConnectCluster implements AutoCloseable {
   private ConnectCluster(KafkaClusterTestKit kafka, boolean exactlyOnce) {
     this.kafka = kafka;
     this.exactlyOnce = exactlyOnce;
+  }
+
+  /** The broker alone: its workers run elsewhere ({@link ChildWorker}). */
+  static ConnectCluster broker(Path dir) throws Exception {
+    return start(dir, 0, false);
   }
 
   static ConnectCluster start(Path dir, int workers) throws Exception {
@@ -79,8 +85,20 @@ final class ConnectCluster implements AutoCloseable {
     return kafka.bootstrapServers();
   }
 
-  /** Starts one more worker of the group. */
+  /** Starts one more worker of the group, in this JVM. */
   void addWorker() {
+    Map<String, String> props = workerProperties(group, exactlyOnce);
+    props.put("listeners", "http://127.0.0.1:0");
+    workers.add(new ConnectDistributed().startConnect(props));
+  }
+
+  /**
+   * The properties of a distributed worker of {@code group} on this cluster's broker (its listener
+   * left to the caller): in-JVM workers and {@link ChildWorker}s share them.
+   *
+   * @param exactlyOnce {@code exactly.once.source.support=enabled} (KIP-618)
+   */
+  Map<String, String> workerProperties(String group, boolean exactlyOnce) {
     Map<String, String> props = new HashMap<>();
     props.put("bootstrap.servers", kafka.bootstrapServers());
     props.put("group.id", group);
@@ -96,13 +114,12 @@ final class ConnectCluster implements AutoCloseable {
     props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
     props.put("key.converter.schemas.enable", "false");
     props.put("value.converter.schemas.enable", "false");
-    props.put("listeners", "http://127.0.0.1:0");
     props.put("offset.flush.interval.ms", "500");
     // a departed worker's tasks move at the next rebalance, not after the default five minutes
     props.put("scheduled.rebalance.max.delay.ms", "0");
     props.put("heartbeat.interval.ms", "500");
     props.put("session.timeout.ms", "6000");
-    // every plugin on the class path has a ServiceLoader manifest: no minute-long class scan
+    // every plugin has a ServiceLoader manifest: no minute-long class scan
     props.put("plugin.discovery", "service_load");
     // ${file:<path>:<key>} in a connector's configuration, as an operator's workers may allow
     props.put("config.providers", "file");
@@ -112,7 +129,7 @@ final class ConnectCluster implements AutoCloseable {
     if (exactlyOnce) {
       props.put("exactly.once.source.support", "enabled");
     }
-    workers.add(new ConnectDistributed().startConnect(props));
+    return props;
   }
 
   List<Connect<DistributedHerder>> workers() {
@@ -162,6 +179,52 @@ final class ConnectCluster implements AutoCloseable {
           emptyPolls = 0;
           batch.forEach(out::add);
         }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How many records {@code topic} holds for a {@code read_committed} reader, without reading them:
+   * the sum of its partitions' last stable offsets (transaction markers counted as well).
+   */
+  long recordsIn(String topic) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
+      return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /**
+   * The records of {@code topic} up to its end at the call (committed transactions only), without
+   * waiting for more: a snapshot of what the topic held at that moment.
+   */
+  List<ConsumerRecord<String, String>> readToEnd(String topic) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+    List<ConsumerRecord<String, String>> out = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      // read_committed: the end is the last stable offset, past which nothing is readable yet
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        consumer.poll(Duration.ofMillis(200)).forEach(out::add);
       }
     }
     return out;

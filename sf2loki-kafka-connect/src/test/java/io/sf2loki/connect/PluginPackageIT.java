@@ -1,22 +1,34 @@
 package io.sf2loki.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sf2loki.testkit.TestTiming;
+import io.sf2loki.testkit.salesforce.FakeSalesforce;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The packaged Connect plugin directory: what a worker's plugin.path gets. Failsafe runs it after
- * packaging and names the directory; a surefire run picked by -Dtest skips it.
+ * The packaged Connect plugin directory: what a worker's plugin.path gets, and a worker that has
+ * only it to load the connectors from. Failsafe runs it after packaging and names the directory; a
+ * surefire run picked by -Dtest skips it.
  */
 class PluginPackageIT {
 
@@ -107,5 +119,64 @@ class PluginPackageIT {
                       .readAllBytes()))
           .contains(LokiSinkConnector.class.getName());
     }
+  }
+
+  /**
+   * The test JVM's class path less sf2loki: the build's class directories and every sf2loki jar.
+   * What is left is the worker's own (connect-runtime and its dependencies), and the test's.
+   */
+  private static String workerClassPath() {
+    return Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(entry -> !Files.isDirectory(Path.of(entry)))
+        .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("sf2loki-"))
+        .collect(Collectors.joining(File.pathSeparator));
+  }
+
+  @Test
+  void aWorkerWithoutSf2lokiOnItsClassPathRunsTheSourceFromThePluginDirectoryAlone(
+      @TempDir Path dir) throws Exception {
+    String classPath = workerClassPath();
+    assertThat(classPath).doesNotContain("sf2loki-core").doesNotContain("sf2loki-kafka-connect");
+    FakeSalesforce org = FakeSalesforce.builder().clientId("cid").clientSecret("secret").build();
+    Instant hour = Instant.now().minus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS);
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 20);
+    org.eventObjects().define("SetupAuditTrail", "CreatedDate", false);
+    try (ConnectCluster kafka = ConnectCluster.broker(dir);
+        ChildWorker worker = startIsolated(dir, kafka, classPath)) {
+      assertThat(worker.send("GET", "connector-plugins", null).body())
+          .contains(Sf2LokiSourceConnector.class.getName())
+          .contains(LokiSinkConnector.class.getName());
+      String config =
+          new ObjectMapper()
+              .writeValueAsString(
+                  Map.of(
+                      "connector.class",
+                      Sf2LokiSourceConnector.class.getName(),
+                      "tasks.max",
+                      "1",
+                      "topic",
+                      "isolated",
+                      "sf2loki.config",
+                      SourceTaskTest.hocon(org)));
+      var answer = worker.send("PUT", "connectors/isolated/config", config);
+      assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201);
+      await()
+          .atMost(TestTiming.seconds(90))
+          .pollInterval(Duration.ofMillis(500))
+          .untilAsserted(
+              () ->
+                  assertThat(kafka.readToEnd("isolated").stream().filter(r -> r.value() != null))
+                      .as(worker.logTail(40))
+                      .hasSize(20));
+    } finally {
+      org.close();
+    }
+  }
+
+  private static ChildWorker startIsolated(Path dir, ConnectCluster kafka, String classPath)
+      throws Exception {
+    Map<String, String> props = kafka.workerProperties("isolated", false);
+    props.put("plugin.path", PLUGIN.toAbsolutePath().getParent().toString());
+    return ChildWorker.start(dir, "isolated", props, classPath);
   }
 }

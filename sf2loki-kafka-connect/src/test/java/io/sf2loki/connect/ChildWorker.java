@@ -1,0 +1,211 @@
+package io.sf2loki.connect;
+
+import io.sf2loki.testkit.TestTiming;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A distributed Connect worker in a JVM of its own ({@code ConnectDistributed} with a generated
+ * properties file), so that a test can crash it: {@link #kill()} is {@code kill -9}, which, unlike
+ * {@code Connect.stop()}, commits no offsets, flushes no producer and leaves the group only when
+ * its session times out. Its output goes to {@code <name>.log} beside its properties file.
+ */
+final class ChildWorker implements AutoCloseable {
+
+  /** Small and quick to start: three of them share two cores with the broker and the test. */
+  private static final List<String> JVM_FLAGS =
+      List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:+UseSerialGC");
+
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /**
+   * Every child not yet killed: killed when the test JVM exits, should a test leave one behind (a
+   * surefire timeout, an exception before the test's own clean-up).
+   */
+  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "child-reaper"));
+  }
+
+  private final String name;
+  private final Process process;
+  private final Path log;
+  private final int port;
+
+  private ChildWorker(String name, Process process, Path log, int port) {
+    this.name = name;
+    this.process = process;
+    this.log = log;
+    this.port = port;
+  }
+
+  /**
+   * Starts a worker and returns once its REST API answers.
+   *
+   * @param dir where its properties file and log go
+   * @param worker its properties ({@link ConnectCluster#workerProperties}); its listener is added
+   * @param classPath the JVM's class path: the test JVM's, or the worker's own for a plugin.path
+   *     worker
+   * @throws IllegalStateException with the log's tail when it dies or does not answer in time
+   */
+  static ChildWorker start(Path dir, String name, Map<String, String> worker, String classPath)
+      throws IOException, InterruptedException {
+    return startAll(dir, List.of(name), worker, classPath).get(0);
+  }
+
+  /**
+   * Starts one worker per name at once (their JVMs start in parallel) and returns once every REST
+   * API answers; when one fails, every one is killed.
+   */
+  static List<ChildWorker> startAll(
+      Path dir, List<String> names, Map<String, String> worker, String classPath)
+      throws IOException, InterruptedException {
+    List<ChildWorker> started = new ArrayList<>();
+    try {
+      for (String name : names) {
+        started.add(launch(dir, name, worker, classPath));
+      }
+      for (ChildWorker child : started) {
+        child.awaitRest(TestTiming.seconds(90));
+      }
+      return started;
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      started.forEach(ChildWorker::close);
+      throw e;
+    }
+  }
+
+  private static ChildWorker launch(
+      Path dir, String name, Map<String, String> worker, String classPath) throws IOException {
+    int port = freePort();
+    Properties props = new Properties();
+    props.putAll(new TreeMap<>(worker));
+    props.put("listeners", "http://127.0.0.1:" + port);
+    Path file = dir.resolve(name + ".properties");
+    try (Writer out = Files.newBufferedWriter(file)) {
+      props.store(out, "ChildWorker " + name);
+    }
+    Path log = dir.resolve(name + ".log");
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(JVM_FLAGS);
+    command.add(TestTiming.jvmArgument());
+    command.add("-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener");
+    command.add("-cp");
+    command.add(classPath);
+    command.add("org.apache.kafka.connect.cli.ConnectDistributed");
+    command.add(file.toString());
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+            .start();
+    LIVE.add(process);
+    return new ChildWorker(name, process, log, port);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private void awaitRest(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "worker " + name + " exited with " + process.exitValue() + ":\n" + logTail(60));
+      }
+      try {
+        // /connectors answers 200 only once the herder has joined the group and read its configs
+        if (send("GET", "connectors", null).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(200); // polling another process: nothing to await on
+    }
+    throw new IllegalStateException(
+        "worker " + name + " did not answer within " + timeout + ":\n" + logTail(60));
+  }
+
+  String name() {
+    return name;
+  }
+
+  /** The worker id Connect's status shows for this worker ({@code host:port}). */
+  String workerId() {
+    return "127.0.0.1:" + port;
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  HttpResponse<String> send(String method, String path, String json)
+      throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/" + path))
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "application/json")
+            .method(
+                method,
+                json == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json))
+            .build();
+    return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** SIGKILL on Linux, and waits until the process is gone. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("worker " + name + " (pid " + process.pid() + ") survived");
+    }
+    LIVE.remove(process);
+  }
+
+  /** The last {@code lines} lines of the worker's output. */
+  String logTail(int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      kill();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+}
