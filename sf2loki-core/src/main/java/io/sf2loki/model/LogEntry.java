@@ -16,6 +16,13 @@ import java.util.Optional;
  * as real entries so that it never overtakes an undelivered entry on its key, and is never sent to
  * Loki (invariant 1).
  *
+ * <p>A source reads in <em>units</em> that a resume reads again whole (a LogFile, a page of event
+ * records): an entry that {@linkplain #endsUnit() ends one} carries a checkpoint that covers it and
+ * everything its source emitted before it. The others carry none, or the position from before their
+ * unit ({@link #withCheckpointBeforeItsUnit()}: committable once delivered, as the daemon does, but
+ * a resume from it reads the entry again). A consumer that must not write an entry twice (Kafka
+ * Connect's exactly-once transactions) ends its atomic writes only after an entry that ends a unit.
+ *
  * <p>This is a final class rather than a record because it memoises its UTF-8 size, which the lanes
  * consult on every enqueue and batch decision.
  */
@@ -30,6 +37,7 @@ public final class LogEntry {
   private final StringMap metadata;
   private final Optional<CheckpointToken> checkpoint;
   private final boolean checkpointOnly;
+  private final boolean checkpointBeforeUnit;
   private int utf8Size = -1; // racy single-check memo: any thread computes the same value
   private int lineUtf8Size = -1; // likewise
 
@@ -39,13 +47,15 @@ public final class LogEntry {
       String line,
       StringMap metadata,
       Optional<CheckpointToken> checkpoint,
-      boolean checkpointOnly) {
+      boolean checkpointOnly,
+      boolean checkpointBeforeUnit) {
     this.timestampNanos = timestampNanos;
     this.labels = labels;
     this.line = Objects.requireNonNull(line, "line");
     this.metadata = metadata;
     this.checkpoint = Objects.requireNonNull(checkpoint, "checkpoint");
     this.checkpointOnly = checkpointOnly;
+    this.checkpointBeforeUnit = checkpointBeforeUnit;
   }
 
   /**
@@ -73,12 +83,13 @@ public final class LogEntry {
         line,
         StringMap.of(Objects.requireNonNull(metadata, "metadata")),
         checkpoint,
+        false,
         false);
   }
 
   /** A marker that advances {@code token} after every earlier entry on its key was delivered. */
   public static LogEntry checkpointOnly(CheckpointToken token) {
-    return new LogEntry(0, StringMap.EMPTY, "", StringMap.EMPTY, Optional.of(token), true);
+    return new LogEntry(0, StringMap.EMPTY, "", StringMap.EMPTY, Optional.of(token), true, false);
   }
 
   /** Event time in nanoseconds since the Unix epoch; 0 for checkpoint-only entries. */
@@ -142,7 +153,37 @@ public final class LogEntry {
 
   /** A copy of this entry with another line, for truncation and transforms. */
   public LogEntry withLine(String newLine) {
-    return new LogEntry(timestampNanos, labels, newLine, metadata, checkpoint, checkpointOnly);
+    return new LogEntry(
+        timestampNanos,
+        labels,
+        newLine,
+        metadata,
+        checkpoint,
+        checkpointOnly,
+        checkpointBeforeUnit);
+  }
+
+  /**
+   * A copy of this entry whose checkpoint is the position from before its unit (an EventLogFile row
+   * other than its file's last, salesforce-api.md §7.4): delivering the entry still makes it
+   * committable, but it does not {@linkplain #endsUnit() end its unit}.
+   *
+   * @throws IllegalStateException for a checkpoint-only entry or one without a checkpoint
+   */
+  public LogEntry withCheckpointBeforeItsUnit() {
+    if (checkpointOnly || checkpoint.isEmpty()) {
+      throw new IllegalStateException(
+          "only a line with a checkpoint can carry one before its unit");
+    }
+    return new LogEntry(timestampNanos, labels, line, metadata, checkpoint, false, true);
+  }
+
+  /**
+   * True when a resume from this entry's checkpoint reads nothing its source emitted up to and
+   * including this entry again: the entry carries a checkpoint, and not one from before its unit.
+   */
+  public boolean endsUnit() {
+    return checkpoint.isPresent() && !checkpointBeforeUnit;
   }
 
   @Override
@@ -150,6 +191,7 @@ public final class LogEntry {
     return o instanceof LogEntry other
         && timestampNanos == other.timestampNanos
         && checkpointOnly == other.checkpointOnly
+        && checkpointBeforeUnit == other.checkpointBeforeUnit
         && line.equals(other.line)
         && labels.equals(other.labels)
         && metadata.equals(other.metadata)
@@ -158,7 +200,8 @@ public final class LogEntry {
 
   @Override
   public int hashCode() {
-    return Objects.hash(timestampNanos, labels, line, metadata, checkpoint, checkpointOnly);
+    return Objects.hash(
+        timestampNanos, labels, line, metadata, checkpoint, checkpointOnly, checkpointBeforeUnit);
   }
 
   @Override

@@ -67,6 +67,35 @@ class LogEntryTest {
     assertThat(batch.isCheckpointOnly()).isFalse();
   }
 
+  @Test
+  void anEntryWithACheckpointEndsItsUnit() {
+    assertThat(entry("k", "v").endsUnit()).isTrue();
+    assertThat(LogEntry.checkpointOnly(new CheckpointToken("k", "v")).endsUnit()).isTrue();
+  }
+
+  @Test
+  void anEntryWithoutACheckpointDoesNotEndItsUnit() {
+    assertThat(LogEntry.of(1, Map.of(), "line", Map.of(), Optional.empty()).endsUnit()).isFalse();
+  }
+
+  @Test
+  void anEntryCarryingThePositionBeforeItsUnitDoesNotEndIt() {
+    LogEntry row = entry("k", "before-the-file").withCheckpointBeforeItsUnit();
+
+    assertThat(row.endsUnit()).isFalse();
+    assertThat(row.checkpoint()).contains(new CheckpointToken("k", "before-the-file"));
+    assertThat(row.withLine("truncated").endsUnit()).isFalse();
+  }
+
+  @Test
+  void onlyALineWithACheckpointCanCarryOneBeforeItsUnit() {
+    assertThatThrownBy(
+            () ->
+                LogEntry.of(1, Map.of(), "l", Map.of(), Optional.empty())
+                    .withCheckpointBeforeItsUnit())
+        .isInstanceOf(IllegalStateException.class);
+  }
+
   private static LogEntry entry(String key, String value) {
     return LogEntry.of(1, Map.of(), "line", Map.of(), Optional.of(new CheckpointToken(key, value)));
   }

@@ -45,7 +45,8 @@ final class OrgContext implements SourceContext {
   @Override
   public void emit(LogEntry entry) throws InterruptedException {
     var record = EntryRecords.of(org, topic, entry);
-    while (!queue.offer(record, STOP_CHECK)) {
+    boolean endsUnit = entry.endsUnit();
+    while (!queue.offer(record, endsUnit, this, STOP_CHECK)) {
       if (stop.isStopRequested()) {
         throw new InterruptedException("the task is stopping");
       }
@@ -57,6 +58,14 @@ final class OrgContext implements SourceContext {
    * under the field order an earlier build may have written ({@link
    * EntryRecords#partitionKeyFirst}).
    */
+  /**
+   * Called once this run's sources have all ended: a unit one of them was inside (stopped or failed
+   * mid-file) no longer holds the queue.
+   */
+  void endRun() {
+    queue.endRun(this);
+  }
+
   @Override
   public Optional<String> checkpoint(String key) {
     Optional<String> token = EntryRecords.token(offsets.apply(EntryRecords.partition(org, key)));

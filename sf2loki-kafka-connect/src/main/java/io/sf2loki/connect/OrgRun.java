@@ -7,7 +7,6 @@ import io.sf2loki.pipeline.Backoff;
 import io.sf2loki.spi.FailureClass;
 import io.sf2loki.spi.OrgSession;
 import io.sf2loki.spi.Source;
-import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.StopTrigger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +34,7 @@ final class OrgRun {
   private final FailurePolicy policy;
   private final Backoff backoff;
   private final ThreadFactory threads;
-  private final Function<StopTrigger, SourceContext> contexts;
+  private final Function<StopTrigger, OrgContext> contexts;
   private final FailureClassifier classifier;
   private final StopTrigger stopped = new StopTrigger();
   private final AtomicReference<StopTrigger> run = new AtomicReference<>(new StopTrigger());
@@ -51,7 +50,7 @@ final class OrgRun {
       FailurePolicy policy,
       Backoff backoff,
       ThreadFactory threads,
-      Function<StopTrigger, SourceContext> contexts) {
+      Function<StopTrigger, OrgContext> contexts) {
     this.org = org;
     this.sources = sources;
     this.policy = policy;
@@ -144,7 +143,7 @@ final class OrgRun {
     if (sources.session().isPresent()) {
       sources.session().get().login();
     }
-    SourceContext context = contexts.apply(stop);
+    OrgContext context = contexts.apply(stop);
     AtomicReference<Exception> first = new AtomicReference<>();
     List<Thread> running = new ArrayList<>();
     for (Source source : sources.sources().create()) {
@@ -173,6 +172,8 @@ final class OrgRun {
       stop.requestStop();
       running.forEach(Thread::interrupt);
       throw e;
+    } finally {
+      context.endRun();
     }
     if (first.get() != null) {
       throw first.get();

@@ -1,49 +1,138 @@
 package io.sf2loki.connect;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * The bounded hand-over between a task's source threads and Connect's poll: the sources block while
  * it is full, so nothing is dropped for lack of space and memory stays bounded (invariant 4).
- * Thread-safe.
+ *
+ * <p>With {@code unitsWhole} (exactly-once), the records of one source unit (a LogFile's rows, a
+ * page of event records: {@link io.sf2loki.model.LogEntry#endsUnit}) enter the queue one after the
+ * other: an emitter that is inside a unit holds the queue until it offers the record that ends the
+ * unit, and the others wait. A transaction may then end after any record that ends a unit and
+ * commit no row whose position it does not also commit. Without it, emitters interleave freely.
+ *
+ * <p>Thread-safe.
  */
 final class RecordQueue {
 
-  private final BlockingQueue<SourceRecord> records;
+  /** One poll's records and the index of the last one after which a transaction may end. */
+  record Polled(List<SourceRecord> records, int lastUnitEnd) {
+
+    static final Polled NONE = new Polled(List.of(), -1);
+  }
+
+  private record Queued(SourceRecord record, boolean endsUnit) {}
+
+  /** Who holds the queue inside a unit: the run's context and the thread emitting the unit. */
+  private record Holder(Object run, Thread thread) {}
+
   private final int pollMax;
+  private final int capacity;
+  private final boolean unitsWhole;
+  private final ArrayDeque<Queued> records;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private Holder holder;
 
   /**
    * @param pollMax the most records one {@link #poll} returns; the queue holds twice that
+   * @param unitsWhole keep each source unit's records together (exactly-once)
    */
-  RecordQueue(int pollMax) {
+  RecordQueue(int pollMax, boolean unitsWhole) {
     this.pollMax = pollMax;
-    this.records = new ArrayBlockingQueue<>(2 * pollMax);
+    this.capacity = 2 * pollMax;
+    this.unitsWhole = unitsWhole;
+    this.records = new ArrayDeque<>(capacity);
+  }
+
+  /** A queue that lets emitters interleave (at-least-once). */
+  RecordQueue(int pollMax) {
+    this(pollMax, false);
   }
 
   /**
-   * Waits up to {@code timeout} for room.
+   * Waits up to {@code timeout} for room (and, keeping units whole, for the unit another emitter is
+   * inside to end).
    *
+   * @param endsUnit whether {@code record} ends its source unit
+   * @param run the run of sources the emitting thread belongs to (see {@link #endRun})
    * @return false when there was none
    */
-  boolean offer(SourceRecord record, Duration timeout) throws InterruptedException {
-    return records.offer(record, timeout.toNanos(), TimeUnit.NANOSECONDS);
+  boolean offer(SourceRecord record, boolean endsUnit, Object run, Duration timeout)
+      throws InterruptedException {
+    long left = timeout.toNanos();
+    Thread me = Thread.currentThread();
+    lock.lockInterruptibly();
+    try {
+      while (records.size() >= capacity || heldByAnother(me)) {
+        if (left <= 0) {
+          return false;
+        }
+        left = changed.awaitNanos(left);
+      }
+      records.addLast(new Queued(record, endsUnit));
+      if (unitsWhole) {
+        holder = endsUnit ? null : new Holder(run, me);
+      }
+      changed.signalAll();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean heldByAnother(Thread me) {
+    return holder != null && holder.thread() != me;
+  }
+
+  /**
+   * Lets the other emitters in when {@code run} ended inside a unit (a stop or a failure mid-file):
+   * its records stay queued, and a resume reads the unit again from its committed offset.
+   */
+  void endRun(Object run) {
+    lock.lock();
+    try {
+      if (holder != null && holder.run() == run) {
+        holder = null;
+        changed.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Up to {@code pollMax} records in emit order, waiting up to {@code timeout} for the first. */
-  List<SourceRecord> poll(Duration timeout) throws InterruptedException {
-    SourceRecord first = records.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    if (first == null) {
-      return List.of();
+  Polled poll(Duration timeout) throws InterruptedException {
+    long left = timeout.toNanos();
+    lock.lockInterruptibly();
+    try {
+      while (records.isEmpty()) {
+        if (left <= 0) {
+          return Polled.NONE;
+        }
+        left = changed.awaitNanos(left);
+      }
+      int n = Math.min(pollMax, records.size());
+      List<SourceRecord> out = new ArrayList<>(n);
+      int lastUnitEnd = -1;
+      for (int i = 0; i < n; i++) {
+        Queued queued = records.pollFirst();
+        out.add(queued.record());
+        if (queued.endsUnit()) {
+          lastUnitEnd = i;
+        }
+      }
+      changed.signalAll();
+      return new Polled(out, lastUnitEnd);
+    } finally {
+      lock.unlock();
     }
-    List<SourceRecord> out = new ArrayList<>(Math.min(pollMax, records.size() + 1));
-    out.add(first);
-    records.drainTo(out, pollMax - 1);
-    return out;
   }
 }

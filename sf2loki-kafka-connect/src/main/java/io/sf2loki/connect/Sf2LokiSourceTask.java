@@ -50,7 +50,8 @@ public final class Sf2LokiSourceTask extends SourceTask {
     } catch (ConfigInvalidException e) {
       throw new ConnectException("invalid sf2loki configuration: " + e.getMessage(), e);
     }
-    queue = new RecordQueue(settings.pollMaxRecords());
+    // a transaction must not end inside a unit: exactly-once keeps each unit's records together
+    queue = new RecordQueue(settings.pollMaxRecords(), context.transactionContext() != null);
     for (String org : settings.taskOrgs()) {
       Shard shard =
           shards.multiOrg() ? shards.select(Optional.of(org)) : shards.select(Optional.empty());
@@ -90,8 +91,9 @@ public final class Sf2LokiSourceTask extends SourceTask {
    */
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
-    List<SourceRecord> records = queue.poll(POLL_WAIT);
-    endTransactionAtLastPosition(records);
+    RecordQueue.Polled polled = queue.poll(POLL_WAIT);
+    List<SourceRecord> records = polled.records();
+    endTransactionAfterLastUnit(polled);
     if (records.isEmpty()) {
       for (OrgRun run : runs) {
         Optional<String> failure = run.failure();
@@ -105,19 +107,14 @@ public final class Sf2LokiSourceTask extends SourceTask {
 
   /**
    * Under {@code transaction.boundary=connector} (exactly-once), ends the open transaction at the
-   * last record of {@code records} that carries a resume position: the records after it, and any
-   * rows of a LogFile before its next position, wait for the next one.
+   * last record of the poll that ends a source unit: every row the transaction holds is then
+   * covered by a position it commits, so a task that takes over after a crash reads none of them
+   * again. The records after it, the start of a unit, wait for the next one.
    */
-  private void endTransactionAtLastPosition(List<SourceRecord> records) {
+  private void endTransactionAfterLastUnit(RecordQueue.Polled polled) {
     TransactionContext transactions = context.transactionContext();
-    if (transactions == null) {
-      return;
-    }
-    for (int i = records.size() - 1; i >= 0; i--) {
-      if (records.get(i).sourcePartition() != null) {
-        transactions.commitTransaction(records.get(i));
-        return;
-      }
+    if (transactions != null && polled.lastUnitEnd() >= 0) {
+      transactions.commitTransaction(polled.records().get(polled.lastUnitEnd()));
     }
   }
 

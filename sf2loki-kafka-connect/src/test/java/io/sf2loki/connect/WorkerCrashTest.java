@@ -26,7 +26,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -240,9 +239,6 @@ class WorkerCrashTest {
   }
 
   @Test
-  @Disabled(
-      "fails (docs/deployment/kafka-connect.md, known limitation): a transaction may end at a row"
-          + " of a LogFile before its last, which carries the position from before the file")
   void exactlyOnceWorkersKilledDuringTheDrainLeaveEveryRowInTheTopicOnce() throws Exception {
     startOrgs();
     List<ChildWorker> trio = startWorkers("crash-eos", true, "eos");

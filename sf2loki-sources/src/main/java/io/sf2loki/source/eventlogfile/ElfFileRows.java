@@ -61,7 +61,7 @@ final class ElfFileRows {
         Optional<Shaped.Kept> kept = entries.row(shaping, csv.next(), f);
         if (kept.isPresent()) {
           if (held != null) {
-            ctx.emit(held.entry(pre));
+            ctx.emit(held.entry(pre).withCheckpointBeforeItsUnit());
             emitted++;
           }
           held = kept.get();

@@ -154,6 +154,18 @@ class EventLogFileCheckpointCarryingIT {
   }
 
   @Test
+  void onlyAFilesLastRowEndsItsUnit() throws Exception {
+    fx.file("Login", 50, 3);
+    fx.file("Login", 30, 2);
+
+    List<LogEntry> rows = cycle(null).rows();
+
+    assertThat(rows)
+        .extracting(LogEntry::endsUnit)
+        .containsExactly(false, false, true, false, true);
+  }
+
+  @Test
   void crashBeforeAFilesLastRowReplaysTheWholeFileAndAfterItNothing() throws Exception {
     LogFileSpec e = fx.file("Login", 50, 3);
     LogFileSpec f = fx.file("Login", 30, 5);
