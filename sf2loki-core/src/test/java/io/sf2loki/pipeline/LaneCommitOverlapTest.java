@@ -120,6 +120,38 @@ class LaneCommitOverlapTest {
   }
 
   @Test
+  void checkpointsQueuedWhenTheLeaseIsLostAreNeverWritten() throws Exception {
+    Runs.Running run = burstOfBatches(5);
+    // b and c delivered during a's write wait in the queue; d, delivered, waits for room
+    // (e may still be pushed before the refused write stops the lane: pushing is harmless)
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() >= 4);
+
+    term.revoke(); // the lease is lost while a's write is in flight
+    firstWriteMayEnd.countDown();
+
+    assertThat(run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS))
+        .isInstanceOf(PipelineOutcome.LostLeadership.class);
+    assertThat(begun).containsExactly(Map.of("a", "9")); // nothing queued reached a write
+    assertThat(store.commits()).containsExactly(Map.of("a", "9")); // nor d's nor e's
+  }
+
+  @Test
+  void aFailedWriteOfQueuedCheckpointsFailsTheRunAndNoLaterCheckpointIsWritten() throws Exception {
+    Runs.Running run = burstOfBatches(4);
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() >= 3);
+
+    IllegalStateException broken = new IllegalStateException("disk full");
+    store.failNextCommit(broken); // the write of b and c, queued during a's
+    firstWriteMayEnd.countDown();
+
+    PipelineOutcome outcome =
+        run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(outcome).isInstanceOf(PipelineOutcome.Failed.class);
+    assertThat(((PipelineOutcome.Failed) outcome).cause()).isSameAs(broken);
+    assertThat(store.commits()).containsExactly(Map.of("a", "9")); // d never skips past b and c
+  }
+
+  @Test
   void theNextBatchIsPushedWhileThePreviousBatchsCommitIsBeingWritten() throws Exception {
     Runs.Running run = burstOfThreeBatches();
 
