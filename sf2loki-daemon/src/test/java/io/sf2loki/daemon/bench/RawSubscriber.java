@@ -10,7 +10,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.sf2loki.testkit.loki.FakeLoki;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,9 +21,17 @@ import java.util.Optional;
  * with 100 credits, topped up as soon as 50 arrived; the k-th event received is event k (the topic
  * holds only the benchmark's events, in order). Each event's arrival is recorded as it is received;
  * optionally each response's events are then pushed at once, unbatched, as one JSON push to a fake
- * Loki (whose own {@code onStored} records them), on the gRPC callback thread.
+ * Loki (whose own {@code onStored} records them), without waiting for the answer: each push is on
+ * its own, so an event pays its delivery and one push, never a push ahead of it (a push waiting for
+ * the fake behind a drain's must not hold up the next response's, or the floor is a queue).
  */
 final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseable {
+
+  /** The access token it presents. */
+  static final String TOKEN = "floor-token";
+
+  /** The {@code source} label of its pushes. */
+  static final String SOURCE = "floor";
 
   private final ManagedChannel channel;
   private final FreshnessRecorder delivered;
@@ -46,7 +53,7 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
     this.pushTo = pushTo;
     this.channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
     Metadata headers = new Metadata();
-    headers.put(key("accesstoken"), "floor-token");
+    headers.put(key("accesstoken"), TOKEN);
     headers.put(key("instanceurl"), "https://acme.my.salesforce.com");
     headers.put(key("tenantid"), orgId);
     this.requests =
@@ -84,7 +91,8 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
   }
 
   private void push(FakeLoki loki, long first, int n) {
-    StringBuilder body = new StringBuilder("{\"streams\":[{\"stream\":{\"source\":\"floor\"},");
+    StringBuilder body =
+        new StringBuilder("{\"streams\":[{\"stream\":{\"source\":\"" + SOURCE + "\"},");
     body.append("\"values\":[");
     long nanos = System.currentTimeMillis() * 1_000_000L;
     for (int i = 0; i < n; i++) {
@@ -92,19 +100,18 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
       body.append("\"{\\\"EventIdentifier\\\": \\\"bench-").append(first + i).append("\\\"}\"]");
     }
     body.append("]}]}");
-    try {
-      http.send(
-          HttpRequest.newBuilder(URI.create(loki.pushUri().toString()))
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-              .build(),
-          HttpResponse.BodyHandlers.discarding());
-    } catch (IOException e) {
-      failure = e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failure = e;
-    }
+    http.sendAsync(
+            HttpRequest.newBuilder(URI.create(loki.pushUri().toString()))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .whenComplete(
+            (response, e) -> {
+              if (e != null) {
+                failure = e;
+              }
+            });
   }
 
   @Override
