@@ -215,8 +215,12 @@ public final class CanonicalJson {
     return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
   }
 
-  /** Code-point order (Python's string order), not Java's UTF-16 unit order. */
-  static int compareCodePoints(String a, String b) {
+  /**
+   * The order of an object's keys in canonical JSON: by code point (Python's string order), not
+   * Java's UTF-16 unit order. A source that builds its maps in this order lets {@link #write} skip
+   * sorting them.
+   */
+  public static int compareCodePoints(String a, String b) {
     // The orders differ only where a surrogate meets U+E000..U+FFFF: compare UTF-16 units up to
     // the first difference and decode code points only when a surrogate is part of it.
     int n = Math.min(a.length(), b.length());
