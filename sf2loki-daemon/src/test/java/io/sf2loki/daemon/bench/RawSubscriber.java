@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 
 /**
  * The floor: the least a client can do with the fake Pub/Sub. One Subscribe stream from EARLIEST
@@ -23,7 +24,10 @@ import java.util.Optional;
  * optionally each response's events are then pushed at once, unbatched, as one JSON push to a fake
  * Loki (whose own {@code onStored} records them), without waiting for the answer: each push is on
  * its own, so an event pays its delivery and one push, never a push ahead of it (a push waiting for
- * the fake behind a drain's must not hold up the next response's, or the floor is a queue).
+ * the fake behind a drain's must not hold up the next response's, or the floor is a queue). At most
+ * {@value #MAX_PUSHES_IN_FLIGHT} pushes are in flight, each on a connection of its own: unbounded,
+ * at 10,000 events/s their connections overran the fake Loki's accept backlog and reset the
+ * connections of sf2loki's pushes too.
  */
 final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseable {
 
@@ -42,6 +46,9 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
   private long received;
   private int sinceRequest;
   private volatile Throwable failure;
+
+  static final int MAX_PUSHES_IN_FLIGHT = 8;
+  private final Semaphore pushes = new Semaphore(MAX_PUSHES_IN_FLIGHT);
 
   RawSubscriber(
       String target,
@@ -100,6 +107,7 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
       body.append("\"{\\\"EventIdentifier\\\": \\\"bench-").append(first + i).append("\\\"}\"]");
     }
     body.append("]}]}");
+    pushes.acquireUninterruptibly(); // on the gRPC callback thread: the next response waits
     http.sendAsync(
             HttpRequest.newBuilder(URI.create(loki.pushUri().toString()))
                 .header("Content-Type", "application/json")
@@ -108,6 +116,7 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
             HttpResponse.BodyHandlers.discarding())
         .whenComplete(
             (response, e) -> {
+              pushes.release();
               if (e != null) {
                 failure = e;
               }
