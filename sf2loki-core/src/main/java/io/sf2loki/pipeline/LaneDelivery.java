@@ -19,10 +19,10 @@ import org.slf4j.LoggerFactory;
  * formed, in order, from the {@link BatchHandoff}; pushes each (one push in flight per lane),
  * retrying retryable failures of the same batch with backoff until it succeeds or the run aborts;
  * and commits the batch's checkpoints after delivery or a counted drop (invariant 1), on the lane's
- * commit thread ({@link LaneCommits}) while it pushes the next batch. Because one thread pushes
- * every batch of the lane in the order formed, checkpoint-only batches included, and each commit
- * starts after its batch's push and after the previous commit ended, nothing overtakes an
- * undelivered entry of its key.
+ * commit thread ({@link LaneCommits}) while it pushes the next batches. Because one thread pushes
+ * every batch of the lane in the order formed, checkpoint-only batches included, and queues each
+ * batch's checkpoints for the commit thread only after its push, in that order, nothing overtakes
+ * an undelivered entry of its key.
  *
  * <p>A batch that cannot be delivered before the abort is abandoned: its keys are blocked for the
  * rest of the run. On its way out this stage aborts the hand-off, so a batch still waiting there is
@@ -44,6 +44,8 @@ final class LaneDelivery implements Runnable {
    * @param backoff the lane's wait between retries of the same batch
    * @param maxRetryAfter the cap on a server's Retry-After
    * @param threads makes the lane's commit thread ({@link LaneCommits})
+   * @param maxQueuedCommitEntries how many delivered entries may wait for their commit besides the
+   *     write in flight
    */
   LaneDelivery(
       Source.Lane lane,
@@ -52,14 +54,27 @@ final class LaneDelivery implements Runnable {
       LaneShared shared,
       Backoff backoff,
       Duration maxRetryAfter,
-      ThreadFactory threads) {
+      ThreadFactory threads,
+      int maxQueuedCommitEntries) {
     this.lane = lane;
     this.handoff = handoff;
     this.progress = progress;
     this.s = shared;
     this.backoff = backoff;
     this.maxRetryAfter = maxRetryAfter;
-    this.commits = new LaneCommits(threads, "sf2loki-lane-" + lane + "-commit", this::commit);
+    this.commits =
+        new LaneCommits(
+            threads,
+            "sf2loki-lane-" + lane + "-commit",
+            this::commit,
+            u ->
+                s.abandon(
+                    lane,
+                    u.updates().keySet(),
+                    u.batches(),
+                    u.entries(),
+                    "delivered, never committed"),
+            maxQueuedCommitEntries);
   }
 
   @Override
@@ -90,8 +105,7 @@ final class LaneDelivery implements Runnable {
   }
 
   /**
-   * Delivers one batch and starts its commit, after the previous batch's commit ended; false when
-   * the run is ending and the lane must stop.
+   * Delivers one batch and queues its commit; false when the run is ending and the lane must stop.
    */
   private boolean deliver(Batch batch) throws InterruptedException {
     if (s.control().isAborted()) {
@@ -210,9 +224,10 @@ final class LaneDelivery implements Runnable {
     }
   }
 
-  private boolean commit(Batch batch) {
+  private boolean commit(LaneCommits.Uncommitted batches) {
     try {
-      s.committer().commit(batch.lastCheckpointPerKey());
+      s.committer().commit(batches.updates());
+      progress.beat(); // a lane whose pushes wait for a slow write still moves with each write
       return true;
     } catch (FencedException | StoreConflictException e) {
       LOG.info("{} lane: checkpoint commit refused, lost leadership: {}", lane, e.getMessage());
@@ -220,7 +235,12 @@ final class LaneDelivery implements Runnable {
     } catch (RuntimeException e) {
       if (s.control().isAborted()) {
         // the teardown interrupted a commit still retrying when the grace ran out: not a failure
-        s.abandon(lane, batch, "delivered, its commit interrupted");
+        s.abandon(
+            lane,
+            batches.updates().keySet(),
+            batches.batches(),
+            batches.entries(),
+            "delivered, its commit interrupted");
         return false;
       }
       LOG.error("{} lane: checkpoint commit failed: {}", lane, e.toString());

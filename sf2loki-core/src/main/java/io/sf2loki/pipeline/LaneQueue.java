@@ -2,6 +2,7 @@ package io.sf2loki.pipeline;
 
 import io.sf2loki.model.LogEntry;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -81,6 +82,42 @@ final class LaneQueue {
       items.addLast(new Item(entry, cost));
       bytes += cost;
       notEmpty.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Appends {@code entries} in order under one lock (one producer's batch), blocking while the lane
+   * is full as {@link #put} does for each; the consumer is signalled once for the batch, and before
+   * each wait for room so it drains what was added.
+   *
+   * @throws InterruptedException when interrupted or when the lane is aborted while waiting; the
+   *     entries appended before stay
+   */
+  void putAll(List<LogEntry> entries) throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      boolean added = false;
+      for (LogEntry entry : entries) {
+        long cost = cost(entry);
+        while (!aborted && full()) {
+          if (added) {
+            notEmpty.signal();
+            added = false;
+          }
+          notFull.await();
+        }
+        if (aborted) {
+          throw new InterruptedException("lane aborted");
+        }
+        items.addLast(new Item(entry, cost));
+        bytes += cost;
+        added = true;
+      }
+      if (added) {
+        notEmpty.signal();
+      }
     } finally {
       lock.unlock();
     }

@@ -41,13 +41,21 @@ record LaneShared(
             .flatMap(e -> e.checkpoint().stream())
             .map(CheckpointToken::key)
             .collect(Collectors.toSet());
+    abandon(lane, keys, 1, batch.entries().size(), where);
+  }
+
+  /** The same for {@code batches} batches of {@code entries} in all, carrying {@code keys}. */
+  void abandon(Source.Lane lane, Set<String> keys, int batches, int entries, String where) {
     committer.block(keys);
-    control.abandoned();
+    for (int i = 0; i < batches; i++) {
+      control.abandoned();
+    }
     LOG.warn(
-        "{} lane: abandoned an undelivered batch of {} entries ({}) uncommitted; keys {} stay at"
+        "{} lane: abandoned {} batch(es) of {} entries ({}) uncommitted; keys {} stay at"
             + " their last committed positions for this run",
         lane,
-        batch.entries().size(),
+        batches,
+        entries,
         where,
         keys);
   }

@@ -103,7 +103,8 @@ final class PipelineRun {
                   shared,
                   parts.backoff(l.lane),
                   bounds.maxRetryAfter(),
-                  parts.environment().threads())));
+                  parts.environment().threads(),
+                  bounds.queueMaxEntries())));
     }
     return threads;
   }

@@ -26,11 +26,28 @@ public final class CanonicalJson {
 
   private CanonicalJson() {}
 
+  // One buffer per thread, reused for every line: a fresh 256-char builder grew three or four times
+  // for a typical 1 KB event and copied the text each time (docs/performance.md §4, fourth round).
+  // Taken out of the slot while in use, so a re-entrant write (a value's toString writing JSON)
+  // gets a builder of its own.
+  private static final ThreadLocal<StringBuilder> BUFFER = new ThreadLocal<>();
+  private static final int KEPT_CAPACITY = 64 * 1024; // a larger buffer is not kept
+
   /** The canonical text of {@code value}. */
   public static String write(Object value) {
-    StringBuilder out = new StringBuilder(256);
+    StringBuilder out = BUFFER.get();
+    if (out == null) {
+      out = new StringBuilder(1024);
+    } else {
+      BUFFER.remove();
+      out.setLength(0);
+    }
     append(out, value);
-    return out.toString();
+    String text = out.toString();
+    if (out.capacity() <= KEPT_CAPACITY) {
+      BUFFER.set(out);
+    }
+    return text;
   }
 
   /**
@@ -62,6 +79,23 @@ public final class CanonicalJson {
   }
 
   private static void object(StringBuilder out, Map<?, ?> map) {
+    if (inCanonicalOrder(map)) {
+      // Sources that know their fields build maps in canonical order (the Pub/Sub decoder does):
+      // writing them as they iterate skips a list of entries and its sort per object.
+      out.append('{');
+      boolean first = true;
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (!first) {
+          out.append(", ");
+        }
+        first = false;
+        appendQuoted(out, (String) e.getKey());
+        out.append(": ");
+        append(out, e.getValue());
+      }
+      out.append('}');
+      return;
+    }
     List<Map.Entry<String, Object>> entries = new ArrayList<>(map.size());
     for (Map.Entry<?, ?> e : map.entrySet()) {
       entries.add(Map.entry(String.valueOf(e.getKey()), boxed(e.getValue())));
@@ -77,6 +111,22 @@ public final class CanonicalJson {
       append(out, unboxed(entries.get(i).getValue()));
     }
     out.append('}');
+  }
+
+  /**
+   * True when every key is a string and each is strictly after the one before it in code-point
+   * order: the order {@link #object} would sort them into. One comparison per key and no allocation
+   * beyond the iterator.
+   */
+  private static boolean inCanonicalOrder(Map<?, ?> map) {
+    String previous = null;
+    for (Object key : map.keySet()) {
+      if (!(key instanceof String k) || (previous != null && compareCodePoints(previous, k) >= 0)) {
+        return false;
+      }
+      previous = k;
+    }
+    return true;
   }
 
   // Map.entry rejects null values; a sentinel stands in for JSON null while sorting.
@@ -165,8 +215,12 @@ public final class CanonicalJson {
     return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
   }
 
-  /** Code-point order (Python's string order), not Java's UTF-16 unit order. */
-  static int compareCodePoints(String a, String b) {
+  /**
+   * The order of an object's keys in canonical JSON: by code point (Python's string order), not
+   * Java's UTF-16 unit order. A source that builds its maps in this order lets {@link #write} skip
+   * sorting them.
+   */
+  public static int compareCodePoints(String a, String b) {
     // The orders differ only where a surrogate meets U+E000..U+FFFF: compare UTF-16 units up to
     // the first difference and decode code points only when a surrogate is part of it.
     int n = Math.min(a.length(), b.length());

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Turns one record's top-level field map into a Loki entry by the shared rules, in this order:
@@ -92,19 +94,38 @@ public final class Shaper {
       SampleKey key,
       List<String> timeFields,
       Optional<Instant> fallback) {
+    return shape(type, original, key, payload -> eventTime(payload, timeFields, fallback));
+  }
+
+  /**
+   * Shapes one record whose event time the source finds itself (from the original fields, or from
+   * what it received with them); {@code time} is asked only for a record that is kept, so a source
+   * counts its own fallbacks.
+   */
+  public Shaped shape(
+      TypeShaping type, Map<String, Object> original, SampleKey key, Supplier<Instant> time) {
+    return shape(type, original, key, payload -> time.get());
+  }
+
+  private Shaped shape(
+      TypeShaping type,
+      Map<String, Object> original,
+      SampleKey key,
+      Function<Map<String, Object>, Instant> time) {
     Map<String, Object> payload = new LinkedHashMap<>(original);
     Optional<String> dropped = transform(type.eventType(), payload);
     if (dropped.isPresent()) {
       return new Shaped.Dropped(dropped.get());
     }
-    if (!sampledIn(type, key.of(original, payload))) {
+    // The key is only read when sampling is on: building it (a replay id's hex) is per event.
+    if (type.sampleRate() < 1.0 && !sampledIn(type, key.of(original, payload))) {
       return new Shaped.SampledOut();
     }
     if (WellKnownFields.expandSecurityEventData(payload) == WellKnownFields.Expansion.UNPARSED) {
       unparsedSecurityData.increment(); // kept as the raw string, so nothing is lost
     }
     return new Shaped.Kept(
-        eventTime(payload, timeFields, fallback),
+        time.apply(payload),
         labels(type, payload),
         CanonicalJson.write(payload),
         metadata(type, payload));

@@ -2,6 +2,7 @@ package io.sf2loki.spi;
 
 import io.sf2loki.model.LogEntry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** What the pipeline offers a running {@link Source}. Thread-safe; one per source run. */
@@ -14,6 +15,20 @@ public interface SourceContext {
    * @throws InterruptedException when the run is being torn down while blocked
    */
   void emit(LogEntry entry) throws InterruptedException;
+
+  /**
+   * Enqueues {@code entries} in their order, as {@link #emit} would one by one: a source that
+   * receives its events in batches hands each batch over at once, which the pipeline does under one
+   * lock instead of one per entry. Blocks while the lane is full; entries enqueued before an
+   * interruption stay enqueued.
+   *
+   * @throws InterruptedException when the run is being torn down while blocked
+   */
+  default void emit(List<LogEntry> entries) throws InterruptedException {
+    for (LogEntry e : entries) {
+      emit(e);
+    }
+  }
 
   /**
    * The committed resume position for {@code key}, read from the store when the run started and

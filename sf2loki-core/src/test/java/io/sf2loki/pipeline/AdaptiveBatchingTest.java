@@ -68,7 +68,8 @@ class AdaptiveBatchingTest {
                 shared,
                 Backoff.fixed(Duration.ofMillis(10)),
                 Duration.ofSeconds(60),
-                Thread::new));
+                Thread::new,
+                10_000));
     batching.start();
     delivery.start();
   }

@@ -257,7 +257,8 @@ class LaneOverlapTest {
                 shared,
                 Backoff.fixed(Duration.ofMillis(10)),
                 Duration.ofSeconds(60),
-                Thread::new));
+                Thread::new,
+                10_000));
     batching.start();
     delivery.start();
     for (int i = 0; i < 30; i++) {

@@ -3,11 +3,14 @@ package io.sf2loki.pipeline;
 import static io.sf2loki.pipeline.BatcherTest.line;
 import static io.sf2loki.pipeline.BatcherTest.marker;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.testkit.TestTiming;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -146,5 +149,51 @@ class LaneQueueTest {
         .failsWithin(Duration.ofSeconds(5))
         .withThrowableOfType(ExecutionException.class)
         .withRootCauseInstanceOf(InterruptedException.class);
+  }
+
+  @Test
+  void aBatchPutAtTheBoundWaitsForRoomAndArrivesWholeAndInOrder() throws Exception {
+    LaneQueue q = new LaneQueue(2, 0);
+    CompletableFuture<Void> batch =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                q.putAll(List.of(line("a"), line("b"), line("c"), line("d"), line("e")));
+              } catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+              }
+            });
+
+    List<String> taken = new ArrayList<>();
+    while (taken.size() < 5) {
+      LogEntry e = q.poll(TestTiming.seconds(5).toNanos()); // woken by the batch's signals
+      assertThat(e).isNotNull();
+      assertThat(q.size()).isLessThanOrEqualTo(2);
+      taken.add(e.line());
+    }
+
+    batch.get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(taken).containsExactly("a", "b", "c", "d", "e");
+  }
+
+  @Test
+  void anAbortWhileABatchWaitsKeepsWhatWasAlreadyAdmitted() throws Exception {
+    LaneQueue q = new LaneQueue(2, 0);
+    CompletableFuture<Void> batch =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                q.putAll(List.of(line("a"), line("b"), line("c")));
+              } catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+              }
+            });
+    await().atMost(TestTiming.seconds(5)).until(q::hasWaitingProducers);
+
+    q.abort();
+
+    assertThatThrownBy(() -> batch.get(TestTiming.seconds(5).toMillis(), TimeUnit.MILLISECONDS))
+        .hasCauseInstanceOf(IllegalStateException.class);
+    assertThat(q.size()).isEqualTo(2);
   }
 }

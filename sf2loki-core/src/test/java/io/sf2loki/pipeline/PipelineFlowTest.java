@@ -149,6 +149,24 @@ class PipelineFlowTest {
   }
 
   @Test
+  void batchesLargerThanTheLaneArriveWholeInOrderCountedAndCommitted() throws Exception {
+    ScriptedSource source =
+        new ScriptedSource("pubsub", Lane.STREAMING, 250, i -> keyed("pubsub", "k", i), true)
+            .inBatchesOf(120); // the lane holds 100: each batch waits for room part way
+    Runs.Running run =
+        Runs.start(fast(List.of(source), sink, store, term).metrics(metrics).build());
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.delivered().size() == 250);
+
+    run.stop().requestStop();
+
+    run.outcome().get(TestTiming.seconds(30).toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(sink.lines())
+        .containsExactlyElementsOf(IntStream.range(0, 250).mapToObj(i -> "k#" + i).toList());
+    assertThat(store.loadAll()).containsEntry("k", "249");
+    assertThat(registry.get("sf2loki_events_ingested").counter().count()).isEqualTo(250);
+  }
+
+  @Test
   void gracefulStopDrainsAndCommitsEverythingQueued() throws Exception {
     ScriptedSource poller =
         new ScriptedSource("elf", Lane.BULK, 50, i -> keyed("eventlogfile", "k", i), true);

@@ -4,6 +4,7 @@ import io.sf2loki.model.LogEntry;
 import io.sf2loki.spi.Source;
 import io.sf2loki.spi.SourceContext;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -21,6 +22,7 @@ public final class ScriptedSource implements Source {
   private final boolean waitForStop;
   private final AtomicInteger emitted = new AtomicInteger();
   private volatile Throwable failAtEnd;
+  private volatile int batch = 1;
   private volatile SourceContext context;
 
   public ScriptedSource(
@@ -35,6 +37,12 @@ public final class ScriptedSource implements Source {
   /** Emits exactly {@code list}, then ends. */
   public static ScriptedSource of(String name, Lane lane, List<LogEntry> list) {
     return new ScriptedSource(name, lane, list.size(), list::get, false);
+  }
+
+  /** Hands the entries over {@code n} at a time ({@link SourceContext#emit(List)}). */
+  public ScriptedSource inBatchesOf(int n) {
+    this.batch = n;
+    return this;
   }
 
   /** After emitting, throw {@code e} from run. */
@@ -70,9 +78,18 @@ public final class ScriptedSource implements Source {
   @Override
   public void run(SourceContext ctx) throws InterruptedException {
     this.context = ctx;
-    for (int i = 0; i < count && !ctx.stopRequested(); i++) {
-      ctx.emit(entries.apply(i));
-      emitted.incrementAndGet();
+    for (int i = 0; i < count && !ctx.stopRequested(); ) {
+      if (batch == 1) {
+        ctx.emit(entries.apply(i++));
+        emitted.incrementAndGet();
+      } else {
+        List<LogEntry> list = new ArrayList<>();
+        for (int end = Math.min(count, i + batch); i < end; i++) {
+          list.add(entries.apply(i));
+        }
+        ctx.emit(list);
+        emitted.addAndGet(list.size());
+      }
     }
     if (failAtEnd instanceof RuntimeException e) {
       throw e;

@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * daemon builds it, with the Pub/Sub source on {@code /event/LoginEventStream} (streaming lane)
  * and, optionally, the EventLogFile source draining a backlog of Hourly files (bulk lane), both
  * into the Loki sink and a fake Loki. Every push the fake stores feeds the recorder (Pub/Sub
- * entries) or the bulk count (the rest). The fake Loki forgets what it stored every 2 s, so a long
- * drain does not fill the heap.
+ * entries), the floor's recorder (a {@link RawSubscriber}'s entries) or the bulk count (the rest).
+ * The fake Loki forgets what it stored every 2 s, so a long drain does not fill the heap.
  */
 final class PubSubBenchWorld implements AutoCloseable {
 
@@ -54,6 +54,7 @@ final class PubSubBenchWorld implements AutoCloseable {
   final FakePubSub pubsub;
   final FakeLoki loki;
   private final AtomicLong bulkArrived = new AtomicLong();
+  private volatile FreshnessRecorder floorPushed;
   private final ScheduledExecutorService forgetter =
       Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("bench-loki-forget"));
   private final Path dir;
@@ -73,10 +74,15 @@ final class PubSubBenchWorld implements AutoCloseable {
   PubSubBenchWorld(FreshnessRecorder recorder) throws IOException {
     dir = Files.createTempDirectory("bench-pubsub");
     salesforce = FakeSalesforce.builder().clientId("bench").clientSecret("secret").build();
-    pubsub = fakePubSub().tokens(salesforce::isValidToken).seed(1).start();
+    pubsub =
+        fakePubSub()
+            .tokens(t -> salesforce.isValidToken(t) || RawSubscriber.TOKEN.equals(t))
+            .seed(1)
+            .start();
     loki =
         FakeLoki.builder()
             .recording(FakeLoki.PushRecording.HEADERS_ONLY)
+            .keepEntries(false)
             .onStored(streams -> stored(streams, recorder))
             .start();
     forgetter.scheduleWithFixedDelay(loki::reset, 2, 2, TimeUnit.SECONDS);
@@ -85,12 +91,26 @@ final class PubSubBenchWorld implements AutoCloseable {
   private void stored(List<DecodedStream> streams, FreshnessRecorder recorder) {
     long now = System.nanoTime();
     for (DecodedStream s : streams) {
-      if ("pubsub".equals(s.labels().get("source"))) {
+      String source = s.labels().get("source");
+      if ("pubsub".equals(source)) {
         recorder.arrived(List.of(s), now);
+      } else if (RawSubscriber.SOURCE.equals(source)) {
+        FreshnessRecorder floor = floorPushed;
+        if (floor != null) {
+          floor.arrived(List.of(s), now);
+        }
       } else {
         bulkArrived.addAndGet(s.entries().size());
       }
     }
+  }
+
+  /**
+   * Records the pushes of a {@link RawSubscriber} of this world (its entries' {@code source} label)
+   * into {@code pushed}, so that the floor is measured beside sf2loki, in the same conditions.
+   */
+  void floorInto(FreshnessRecorder pushed) {
+    floorPushed = pushed;
   }
 
   /** Adds the backlog's files, ending two hours ago, oldest first. */

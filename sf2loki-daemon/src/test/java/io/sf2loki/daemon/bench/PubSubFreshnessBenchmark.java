@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code rate=1000} events/s published during the freshness run; {@code warmup=10} seconds of
  *       them not measured, then {@code seconds=30} measured
  *   <li>{@code freshness_elf=true}: false measures freshness without the drain, for comparison
+ *   <li>{@code floor_beside=true}: the floor measured at the same time as sf2loki, a raw subscriber
+ *       of the same topic pushing to the same fake Loki during the same drain; {@code
+ *       floor_alone=true}: the floor measured before, on fakes of its own, without the drain
  *   <li>{@code elf_hours=24}, {@code elf_rows=20000}: the EventLogFile backlog (API, URI and
  *       ReportExport files per hour) draining in the bulk lane during the freshness run
  *   <li>{@code ceiling_seconds=20} measured after {@code ceiling_warmup=10}, publishing as fast as
@@ -36,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * {@code sink.loki.batch.flush_interval=200ms}. Freshness is the time from just before {@code
  * FakePubSub.publish} to the fake Loki storing the entry (just before its 204); the floors are a
  * raw gRPC subscriber of the same fake (delivery), and the same subscriber pushing each response at
- * once, unbatched, to a fake Loki (delivery + one push).
+ * once, unbatched, to a fake Loki (delivery + one push): alone, before sf2loki's run, and beside
+ * it, during its run.
  */
 public final class PubSubFreshnessBenchmark {
 
@@ -60,7 +64,9 @@ public final class PubSubFreshnessBenchmark {
     String mode = options.getOrDefault("mode", "all");
     BenchConsole.header("bench-pubsub", options);
     if (!mode.equals("ceiling")) {
-      bench.freshnessFloor();
+      if (Boolean.parseBoolean(options.getOrDefault("floor_alone", "true"))) {
+        bench.freshnessFloor();
+      }
       bench.freshness();
     }
     if (!mode.equals("freshness")) {
@@ -85,6 +91,7 @@ public final class PubSubFreshnessBenchmark {
         FakeLoki loki =
             FakeLoki.builder()
                 .recording(FakeLoki.PushRecording.HEADERS_ONLY)
+                .keepEntries(false)
                 .onStored(streams -> pushed.arrived(streams, System.nanoTime()))
                 .start();
         RawSubscriber floor =
@@ -112,7 +119,11 @@ public final class PubSubFreshnessBenchmark {
         new PubSubBenchWorld.Backlog(integer("elf_hours", 24), integer("elf_rows", 20_000));
     boolean elf = Boolean.parseBoolean(o.getOrDefault("freshness_elf", "true"));
     FreshnessRecorder recorder = new FreshnessRecorder(total, (long) rate * warmup);
-    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder)) {
+    boolean beside = Boolean.parseBoolean(o.getOrDefault("floor_beside", "true"));
+    FreshnessRecorder floorDelivered = recorder.downstream();
+    FreshnessRecorder floorPushed = recorder.downstream();
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder);
+        RawSubscriber floor = beside ? besideFloor(world, floorDelivered, floorPushed) : null) {
       if (elf) {
         world.addBacklog(backlog);
       }
@@ -120,7 +131,7 @@ public final class PubSubFreshnessBenchmark {
       await(
           "the drain and the stream",
           120,
-          () -> streaming(world) && (!elf || world.bulkArrived() > 0));
+          () -> streaming(world, beside ? 2 : 1) && (!elf || world.bulkArrived() > 0));
       long bulkAtStart;
       long bulkAtEnd;
       long measuredNanos;
@@ -135,6 +146,12 @@ public final class PubSubFreshnessBenchmark {
         if (!within(60, () -> recorder.arrivedCount() == total)) {
           say("  not all events arrived within 60 s of the last publish");
         }
+        if (beside && !within(60, () -> floorPushed.arrivedCount() == total)) {
+          say("  not all of the floor's events arrived within 60 s of the last publish");
+        }
+      }
+      if (floor != null) {
+        floor.failure().ifPresent(f -> say("floor beside failed: " + f));
       }
       double bulkRate = (bulkAtEnd - bulkAtStart) / (measuredNanos / 1e9);
       if (elf) {
@@ -151,6 +168,11 @@ public final class PubSubFreshnessBenchmark {
                     : "THE DRAIN ENDED INSIDE THE WINDOW: make the backlog larger"));
       }
     }
+    String during = elf ? ", during the ELF drain" : ", no drain";
+    if (beside) {
+      result("freshness floor beside sf2loki: delivery" + during, floorDelivered, total);
+      result("freshness floor beside sf2loki: delivery + one push" + during, floorPushed, total);
+    }
     result(
         "freshness sf2loki (pubsub"
             + (elf ? " + ELF drain" : " alone")
@@ -159,6 +181,22 @@ public final class PubSubFreshnessBenchmark {
             + ")",
         recorder,
         total);
+  }
+
+  /**
+   * The floor in sf2loki's own conditions: a raw subscriber of the same topic of the same fake, at
+   * the same time, pushing to the same fake Loki, in the same JVM (its garbage collections) while
+   * the same drain runs. The floor alone ({@link #freshnessFloor}) pays none of the drain's cost.
+   */
+  private static RawSubscriber besideFloor(
+      PubSubBenchWorld world, FreshnessRecorder delivered, FreshnessRecorder pushed) {
+    world.floorInto(pushed);
+    return new RawSubscriber(
+        world.pubsub.target(),
+        world.pubsub.orgId(),
+        FakePubSub.LOGIN,
+        delivered,
+        Optional.of(world.loki));
   }
 
   private void ceilingFloor() throws Exception {
@@ -244,7 +282,11 @@ public final class PubSubFreshnessBenchmark {
   }
 
   private static boolean streaming(PubSubBenchWorld world) {
-    return world.pubsub.liveStreams() >= 1 && !world.engineEnded();
+    return streaming(world, 1);
+  }
+
+  private static boolean streaming(PubSubBenchWorld world, int streams) {
+    return world.pubsub.liveStreams() >= streams && !world.engineEnded();
   }
 
   private static void await(String what, long seconds, BooleanSupplier done)

@@ -10,21 +10,32 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.sf2loki.testkit.loki.FakeLoki;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 
 /**
  * The floor: the least a client can do with the fake Pub/Sub. One Subscribe stream from EARLIEST
  * with 100 credits, topped up as soon as 50 arrived; the k-th event received is event k (the topic
  * holds only the benchmark's events, in order). Each event's arrival is recorded as it is received;
  * optionally each response's events are then pushed at once, unbatched, as one JSON push to a fake
- * Loki (whose own {@code onStored} records them), on the gRPC callback thread.
+ * Loki (whose own {@code onStored} records them), without waiting for the answer: each push is on
+ * its own, so an event pays its delivery and one push, never a push ahead of it (a push waiting for
+ * the fake behind a drain's must not hold up the next response's, or the floor is a queue). At most
+ * {@value #MAX_PUSHES_IN_FLIGHT} pushes are in flight, each on a connection of its own: unbounded,
+ * at 10,000 events/s their connections overran the fake Loki's accept backlog and reset the
+ * connections of sf2loki's pushes too.
  */
 final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseable {
+
+  /** The access token it presents. */
+  static final String TOKEN = "floor-token";
+
+  /** The {@code source} label of its pushes. */
+  static final String SOURCE = "floor";
 
   private final ManagedChannel channel;
   private final FreshnessRecorder delivered;
@@ -36,6 +47,9 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
   private int sinceRequest;
   private volatile Throwable failure;
 
+  static final int MAX_PUSHES_IN_FLIGHT = 8;
+  private final Semaphore pushes = new Semaphore(MAX_PUSHES_IN_FLIGHT);
+
   RawSubscriber(
       String target,
       String orgId,
@@ -46,7 +60,7 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
     this.pushTo = pushTo;
     this.channel = NettyChannelBuilder.forTarget(target).usePlaintext().build();
     Metadata headers = new Metadata();
-    headers.put(key("accesstoken"), "floor-token");
+    headers.put(key("accesstoken"), TOKEN);
     headers.put(key("instanceurl"), "https://acme.my.salesforce.com");
     headers.put(key("tenantid"), orgId);
     this.requests =
@@ -84,7 +98,8 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
   }
 
   private void push(FakeLoki loki, long first, int n) {
-    StringBuilder body = new StringBuilder("{\"streams\":[{\"stream\":{\"source\":\"floor\"},");
+    StringBuilder body =
+        new StringBuilder("{\"streams\":[{\"stream\":{\"source\":\"" + SOURCE + "\"},");
     body.append("\"values\":[");
     long nanos = System.currentTimeMillis() * 1_000_000L;
     for (int i = 0; i < n; i++) {
@@ -92,19 +107,20 @@ final class RawSubscriber implements StreamObserver<FetchResponse>, AutoCloseabl
       body.append("\"{\\\"EventIdentifier\\\": \\\"bench-").append(first + i).append("\\\"}\"]");
     }
     body.append("]}]}");
-    try {
-      http.send(
-          HttpRequest.newBuilder(URI.create(loki.pushUri().toString()))
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-              .build(),
-          HttpResponse.BodyHandlers.discarding());
-    } catch (IOException e) {
-      failure = e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failure = e;
-    }
+    pushes.acquireUninterruptibly(); // on the gRPC callback thread: the next response waits
+    http.sendAsync(
+            HttpRequest.newBuilder(URI.create(loki.pushUri().toString()))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .whenComplete(
+            (response, e) -> {
+              pushes.release();
+              if (e != null) {
+                failure = e;
+              }
+            });
   }
 
   @Override

@@ -41,6 +41,7 @@ final class EventEntries {
   private final PubSubMetrics metrics;
   private final PubSubConfig config;
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
+  private final Map<String, Topic> topics = new ConcurrentHashMap<>();
 
   EventEntries(Shaper shaper, SchemaCache schemas, PubSubMetrics metrics, PubSubConfig config) {
     this.shaper = shaper;
@@ -57,10 +58,9 @@ final class EventEntries {
    *     resubscribes from the position before this event, skipping nothing)
    */
   Made entry(String topic, ConsumerEvent event) throws Exception {
-    String hex = ReplayIds.hex(event.getReplayId());
-    CheckpointToken token =
-        new CheckpointToken(ReplayIds.key(topic), ReplayIds.encode(event.getReplayId()));
-    TypeShaping type = type(topic, eventType(topic));
+    Topic t = topics.computeIfAbsent(topic, Topic::new);
+    CheckpointToken token = new CheckpointToken(t.key, ReplayIds.encode(event.getReplayId()));
+    TypeShaping type = t.type(t.eventType);
     Schema schema;
     Map<String, Object> payload;
     try {
@@ -72,27 +72,54 @@ final class EventEntries {
     } catch (IOException e) {
       return new Made(raw(topic, type, event, token, "PayloadDecode", e.getMessage()), false);
     }
-    if (isEventChannel(topic)) {
+    if (t.channel) {
       // An RTEM custom channel carries up to 10 event types, each event under its own writer
       // schema: the member's type, not the channel, is what a query selects by.
-      type = type(topic, schema.getName());
+      type = t.type(schema.getName());
     }
     try {
       ChangeBitmaps.expand(schema, payload);
     } catch (ChangeBitmaps.MalformedBitmapException e) {
-      bad(topic, hex, "MalformedBitmap", e.getMessage()); // the raw bitmaps stay in the line
+      // the raw bitmaps stay in the line
+      bad(topic, ReplayIds.hex(event.getReplayId()), "MalformedBitmap", e.getMessage());
     }
+    Map<String, Object> fields = payload;
     Shaped shaped =
-        shaper.shape(type, payload, (original, transformed) -> hex, List.of(), Optional.empty());
+        shaper.shape(
+            type,
+            payload,
+            (original, transformed) -> ReplayIds.hex(event.getReplayId()),
+            () -> eventTime(fields));
     if (!(shaped instanceof Shaped.Kept kept)) {
       return new Made(LogEntry.checkpointOnly(token), true);
     }
-    Shaped.Kept timed =
-        new Shaped.Kept(eventTime(payload), kept.labels(), kept.line(), kept.metadata());
-    return new Made(timed.entry(Optional.of(token)), true);
+    return new Made(kept.entry(Optional.of(token)), true);
   }
 
-  private TypeShaping type(String topic, String eventType) {
+  /**
+   * What is the same for every event of a topic, found once: the checkpoint key, the event type and
+   * its shaping (the sample rate is a glob match over the configured topics).
+   */
+  private final class Topic {
+    final String key;
+    final String eventType;
+    final boolean channel;
+    final Map<String, TypeShaping> types = new ConcurrentHashMap<>();
+    final String name;
+
+    Topic(String name) {
+      this.name = name;
+      this.key = ReplayIds.key(name);
+      this.eventType = eventType(name);
+      this.channel = isEventChannel(name);
+    }
+
+    TypeShaping type(String eventType) {
+      return types.computeIfAbsent(eventType, e -> shaping(name, e));
+    }
+  }
+
+  private TypeShaping shaping(String topic, String eventType) {
     return new TypeShaping(eventType, Optional.empty(), List.of(), config.sampleRate(topic));
   }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,9 +33,17 @@ final class PositionAge {
 
   /** A position was handed downstream now. */
   void emitted(String value) {
-    received.put(value, clock.instant());
-    if (received.size() > MAX_TRACKED) {
-      Iterator<String> it = received.keySet().iterator();
+    emitted(List.of(value));
+  }
+
+  /** Positions were handed downstream now, in this order (one response's events). */
+  void emitted(List<String> values) {
+    Instant now = clock.instant();
+    for (String value : values) {
+      received.put(value, now);
+    }
+    Iterator<String> it = received.keySet().iterator();
+    while (received.size() > MAX_TRACKED) {
       it.next();
       it.remove();
     }

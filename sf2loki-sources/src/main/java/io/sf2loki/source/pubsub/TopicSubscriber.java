@@ -16,6 +16,8 @@ import io.sf2loki.source.pubsub.replay.ReplayStart;
 import io.sf2loki.spi.SourceContext;
 import io.sf2loki.spi.Ticker;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -224,40 +226,49 @@ final class TopicSubscriber {
     return client.subscribe(topic, start, config.credits());
   }
 
-  /** Hands a response downstream; a schema that cannot be fetched now ends the stream. */
+  /**
+   * Hands a response downstream, its entries at once; a schema that cannot be fetched now ends the
+   * stream after the events before it were handed on.
+   */
   private Optional<StreamFailure> deliver(SourceContext ctx, Batch r) throws InterruptedException {
     r.commit().ifPresent(c -> managed.ifPresent(m -> m.answered(c)));
     int decoded = 0;
+    List<LogEntry> made = new ArrayList<>(r.events().size() + 1);
+    List<String> positions = new ArrayList<>(r.events().size() + 1);
+    ByteString last = position;
+    Optional<StreamFailure> failed = Optional.empty();
     for (ConsumerEvent event : r.events()) {
-      EventEntries.Made made;
+      EventEntries.Made m;
       try {
-        made = entries.entry(topic, event);
+        m = entries.entry(topic, event);
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
-        if (++schemaFailures == 1) {
-          LOG.warn(
-              "pubsub {}: the writer schema {} of event {} could not be fetched ({}); resubscribing"
-                  + " after the last delivered event, skipping nothing",
-              topic,
-              event.getEvent().getSchemaId(),
-              ReplayIds.hex(event.getReplayId()),
-              e.getMessage());
-        }
-        if (schemaFailures == STALL_STREAK) {
-          metrics.decodeStall(topic);
-          LOG.error("pubsub {}: {} schema fetches in a row failed", topic, STALL_STREAK);
-        }
-        return Optional.of(
-            e instanceof PubSubCallException call
-                ? call.failure() // an auth error refreshes the token
-                : new StreamFailure.Transient("schema.fetch", e.getMessage()));
+        failed = Optional.of(schemaFailure(event, e));
+        break;
       }
       schemaFailures = 0;
-      ctx.emit(made.entry());
-      age.emitted(ReplayIds.encode(event.getReplayId()));
-      position = event.getReplayId();
-      decoded += made.decoded() ? 1 : 0;
+      made.add(m.entry());
+      positions.add(m.entry().checkpoint().orElseThrow().value());
+      last = event.getReplayId();
+      decoded += m.decoded() ? 1 : 0;
+    }
+    if (failed.isEmpty()) {
+      ByteString latest = r.latestReplayId();
+      if (!latest.isEmpty() && !latest.equals(last)) {
+        String value = ReplayIds.encode(latest);
+        made.add(LogEntry.checkpointOnly(new CheckpointToken(ReplayIds.key(topic), value)));
+        positions.add(value);
+        last = latest;
+      }
+    }
+    if (!made.isEmpty()) {
+      ctx.emit(made);
+      age.emitted(positions);
+      position = last;
+    }
+    if (failed.isPresent()) {
+      return failed;
     }
     metrics.received(topic, r.events().size());
     if (!r.events().isEmpty()) {
@@ -267,13 +278,26 @@ final class TopicSubscriber {
         LOG.error("pubsub {}: {} batches in a row failed to decode", topic, STALL_STREAK);
       }
     }
-    ByteString latest = r.latestReplayId();
-    if (!latest.isEmpty() && !latest.equals(position)) {
-      String value = ReplayIds.encode(latest);
-      ctx.emit(LogEntry.checkpointOnly(new CheckpointToken(ReplayIds.key(topic), value)));
-      age.emitted(value);
-      position = latest;
-    }
     return Optional.empty();
+  }
+
+  /** A writer schema that could not be fetched: the stream ends, skipping nothing. */
+  private StreamFailure schemaFailure(ConsumerEvent event, Exception e) {
+    if (++schemaFailures == 1) {
+      LOG.warn(
+          "pubsub {}: the writer schema {} of event {} could not be fetched ({}); resubscribing"
+              + " after the last delivered event, skipping nothing",
+          topic,
+          event.getEvent().getSchemaId(),
+          ReplayIds.hex(event.getReplayId()),
+          e.getMessage());
+    }
+    if (schemaFailures == STALL_STREAK) {
+      metrics.decodeStall(topic);
+      LOG.error("pubsub {}: {} schema fetches in a row failed", topic, STALL_STREAK);
+    }
+    return e instanceof PubSubCallException call
+        ? call.failure() // an auth error refreshes the token
+        : new StreamFailure.Transient("schema.fetch", e.getMessage());
   }
 }

@@ -83,7 +83,12 @@ public final class FakeLoki implements ProtocolFake<Fault> {
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), b.port), 64);
     this.ingester =
         new Ingester(
-            b.limits, b.clock, b.recording == PushRecording.FULL, b.version, b.desiredRate);
+            b.limits,
+            b.clock,
+            b.recording == PushRecording.FULL,
+            b.version,
+            b.desiredRate,
+            b.keepEntries);
     this.executor = Executors.newCachedThreadPool(r -> new Thread(r, "fake-loki"));
     LokiControl control = new LokiControl(this);
     server.setExecutor(executor);
@@ -260,8 +265,22 @@ public final class FakeLoki implements ProtocolFake<Fault> {
     private Consumer<List<DecodedStream>> onStored = streams -> {};
     private LokiVersion version = LokiVersion.V2_9;
     private long desiredRate = Loki3Rules.DEFAULT_DESIRED_RATE;
+    private boolean keepEntries = true;
 
     private Builder() {}
+
+    /**
+     * Whether the fake keeps what it accepts ({@code true} unless set). {@code false} validates,
+     * answers and calls {@link #onStored} as usual and keeps each stream's newest timestamp (the
+     * out-of-order rule), but no entry: {@link FakeLoki#entries()} stays empty and no duplicate is
+     * detected. For benchmarks sharing a JVM with the code they measure: the lines a fake Loki
+     * keeps are live data every garbage collection of that JVM copies, which a real Loki's never
+     * are.
+     */
+    public Builder keepEntries(boolean v) {
+      this.keepEntries = v;
+      return this;
+    }
 
     /**
      * Which Loki's defaults to play ({@link LokiVersion}); {@code V2_9} unless set, so that a test

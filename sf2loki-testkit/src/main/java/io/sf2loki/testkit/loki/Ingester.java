@@ -34,6 +34,9 @@ final class Ingester {
    */
   record Outcome(int status, String message, List<DecodedStream> streams) {}
 
+  /** What {@link #store} returns for an accepted entry it was told not to keep. */
+  private static final int NOT_KEPT = -2;
+
   /** Loki's {@code block_ingestion_status_code} default. */
   static final int BLOCKED_STATUS = 260;
 
@@ -42,6 +45,7 @@ final class Ingester {
   private final boolean keepRequests;
   private final LokiVersion version;
   private final long desiredRate;
+  private final boolean keepEntries;
   private final Map<String, Instant> blockedUntil = new HashMap<>();
   // Loki 3 sharding: per stream, the second (epoch) and the line bytes pushed in it so far.
   private final Map<Map<String, String>, long[]> rates = new HashMap<>();
@@ -57,15 +61,23 @@ final class Ingester {
    *     duplicate ones too); false stores only what was accepted
    */
   Ingester(LokiLimits limits, Clock clock, boolean keepRequests) {
-    this(limits, clock, keepRequests, LokiVersion.V2_9, Loki3Rules.DEFAULT_DESIRED_RATE);
+    this(limits, clock, keepRequests, LokiVersion.V2_9, Loki3Rules.DEFAULT_DESIRED_RATE, true);
   }
 
   /**
    * @param version the Loki whose defaults to play
    * @param desiredRate {@code shard_streams.desired_rate} in bytes per second, for {@code V3}
+   * @param keepEntries false keeps no accepted entry, only each stream's newest timestamp and the
+   *     counters: nothing is found a duplicate, {@link #accepted()} is empty
    */
   Ingester(
-      LokiLimits limits, Clock clock, boolean keepRequests, LokiVersion version, long desiredRate) {
+      LokiLimits limits,
+      Clock clock,
+      boolean keepRequests,
+      LokiVersion version,
+      long desiredRate,
+      boolean keepEntries) {
+    this.keepEntries = keepEntries;
     this.limits = limits;
     this.clock = clock;
     this.keepRequests = keepRequests;
@@ -152,6 +164,7 @@ final class Ingester {
               behind.add(e.timestampNanos(), cutoff);
             } else {
               slot = store(stream, e, storedMetadata(labels, e));
+              slot = slot == NOT_KEPT ? -1 : slot;
             }
           }
           if (keepRequests) {
@@ -221,8 +234,16 @@ final class Ingester {
     }
   }
 
-  /** Stores a valid entry unless it duplicates one; its slot, or -1 for a duplicate. */
+  /**
+   * Stores a valid entry unless it duplicates one; its slot, -1 for a duplicate, or {@link
+   * #NOT_KEPT}.
+   */
   private int store(StoredEntries.Stream stream, DecodedEntry e, Map<String, String> metadata) {
+    if (!keepEntries) {
+      stream.newest = Math.max(stream.newest, e.timestampNanos());
+      bytes += e.lineUtf8Length();
+      return NOT_KEPT;
+    }
     int slot =
         stored.add(
             stream,

@@ -32,6 +32,34 @@ class FakeLokiBuilderTest {
   }
 
   @Test
+  void withoutKeepingEntriesItAnswersAndReportsAsUsualButKeepsNothing() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    try (FakeLoki loki =
+        FakeLoki.builder()
+            .clock(FIXED)
+            .keepEntries(false)
+            .onStored(streams -> streams.forEach(s -> s.entries().forEach(e -> seen.add(e.line()))))
+            .start()) {
+      assertThat(postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "line")).statusCode())
+          .isEqualTo(204);
+
+      assertThat(seen).containsExactly("line");
+      assertThat(loki.entries()).isEmpty();
+      assertThat(loki.stats().entries()).isZero();
+    }
+  }
+
+  @Test
+  void withoutKeepingEntriesTheOutOfOrderWindowStillHolds() throws Exception {
+    try (FakeLoki loki = FakeLoki.builder().clock(FIXED).keepEntries(false).start()) {
+      postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS, "newest"));
+
+      assertThat(postJson(loki, json("{\"a\":\"b\"}", NOW_NANOS - hours(2), "behind")).statusCode())
+          .isEqualTo(400);
+    }
+  }
+
+  @Test
   void headersOnlyRecordingKeepsNoStreams() throws Exception {
     try (FakeLoki loki =
         FakeLoki.builder().clock(FIXED).recording(FakeLoki.PushRecording.HEADERS_ONLY).start()) {
