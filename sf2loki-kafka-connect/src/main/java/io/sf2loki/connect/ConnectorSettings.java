@@ -25,6 +25,7 @@ final class ConnectorSettings extends AbstractConfig {
   static final String CONFIG = "sf2loki.config";
   static final String CONFIG_FILE = "sf2loki.config.file";
   static final String POLL_MAX_RECORDS = "sf2loki.poll.max.records";
+  static final String RECORD_FORMAT = "sf2loki.record.format";
 
   /** The orgs one task runs, comma-separated; set by {@code taskConfigs}, never by the operator. */
   static final String TASK_ORGS = "sf2loki.task.orgs";
@@ -58,7 +59,19 @@ final class ConnectorSettings extends AbstractConfig {
               500,
               ConfigDef.Range.between(1, 100_000),
               ConfigDef.Importance.LOW,
-              "Most records one poll hands to Connect; the sources block while this many wait.");
+              "Most records one poll hands to Connect; the sources block while this many wait.")
+          .define(
+              RECORD_FORMAT,
+              ConfigDef.Type.STRING,
+              RecordFormat.STRUCT.key(),
+              ConfigDef.ValidString.in(RecordFormat.STRUCT.key(), RecordFormat.JSON.key()),
+              ConfigDef.Importance.LOW,
+              "The record value: 'struct', the io.sf2loki.LogEntry struct the worker's value"
+                  + " converter writes, or 'json', that entry already as JSON bytes (what"
+                  + " JsonConverter with schemas.enable=false writes for the struct), written on the"
+                  + " sources' threads; 'json' needs"
+                  + " value.converter=org.apache.kafka.connect.converters.ByteArrayConverter and"
+                  + " leaves the task thread less work per record.");
 
   private static ConfigDef sf2lokiConfig(ConfigDef definition) {
     return definition
@@ -103,6 +116,10 @@ final class ConnectorSettings extends AbstractConfig {
 
   int pollMaxRecords() {
     return getInt(POLL_MAX_RECORDS);
+  }
+
+  RecordFormat recordFormat() {
+    return RecordFormat.of(getString(RECORD_FORMAT));
   }
 
   /** The key a problem of the sf2loki configuration is reported on. */

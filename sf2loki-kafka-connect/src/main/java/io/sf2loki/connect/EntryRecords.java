@@ -60,11 +60,16 @@ final class EntryRecords {
         : Optional.empty();
   }
 
-  /**
-   * The record of {@code entry} on {@code topic}. An entry without a checkpoint gets a null
-   * partition and offset: Connect then commits nothing for it (none is due).
-   */
+  /** The record of {@code entry} on {@code topic}, its value the struct. */
   static SourceRecord of(String org, String topic, LogEntry entry) {
+    return of(org, topic, entry, RecordFormat.STRUCT);
+  }
+
+  /**
+   * The record of {@code entry} on {@code topic}, its value in {@code format}. An entry without a
+   * checkpoint gets a null partition and offset: Connect then commits nothing for it (none is due).
+   */
+  static SourceRecord of(String org, String topic, LogEntry entry, RecordFormat format) {
     Map<String, String> partition = null;
     Map<String, String> offset = null;
     Optional<CheckpointToken> checkpoint = entry.checkpoint();
@@ -87,8 +92,8 @@ final class EntryRecords {
         null,
         Schema.STRING_SCHEMA,
         stream(entry.labels()),
-        VALUE,
-        value(entry),
+        format == RecordFormat.JSON ? Schema.BYTES_SCHEMA : VALUE,
+        format == RecordFormat.JSON ? EntryJson.write(entry) : value(entry),
         millis);
   }
 

@@ -49,7 +49,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>Options {@code key=value}: {@code rounds=3 types=4 hours=6 rows=10000 tasks=1} (the sink's
  * {@code tasks.max}); {@code source.<key>=<value>} adds {@code <key>} to the source connector's
  * configuration, e.g. {@code source.sf2loki.poll.max.records=2000} or {@code
- * source.producer.override.linger.ms=10}.
+ * source.producer.override.linger.ms=10}; {@code sink.<key>=<value>} likewise for the sink
+ * connector, e.g. {@code
+ * sink.value.converter=org.apache.kafka.connect.converters.ByteArrayConverter} to read what {@code
+ * source.sf2loki.record.format=json} wrote.
  */
 final class ConnectThroughputBenchmark {
 
@@ -230,15 +233,22 @@ final class ConnectThroughputBenchmark {
     AtomicLong arrived = new AtomicLong();
     try (FakeLoki loki = countingLoki(arrived)) {
       Map<String, String> config =
-          Map.of(
-              "connector.class",
-              LokiSinkConnector.class.getName(),
-              "tasks.max",
-              options.getOrDefault("tasks", "1"),
-              "topics",
-              "bench-" + round,
-              "sf2loki.config",
-              sourcesHocon() + "sink.loki.url = \"%s\"\n".formatted(loki.baseUri()));
+          new HashMap<>(
+              Map.of(
+                  "connector.class",
+                  LokiSinkConnector.class.getName(),
+                  "tasks.max",
+                  options.getOrDefault("tasks", "1"),
+                  "topics",
+                  "bench-" + round,
+                  "sf2loki.config",
+                  sourcesHocon() + "sink.loki.url = \"%s\"\n".formatted(loki.baseUri())));
+      options.forEach(
+          (key, value) -> {
+            if (key.startsWith("sink.")) {
+              config.put(key.substring("sink.".length()), value);
+            }
+          });
       long start = System.nanoTime();
       create(cluster, "sink-" + round, config);
       double rate = until(start, arrived::get, () -> false);

@@ -84,6 +84,20 @@ class ConnectorValidationTest {
   }
 
   @Test
+  void theRecordFormatIsStructOrJson() {
+    Map<String, String> props = props(VALID);
+    props.put("sf2loki.record.format", "avro");
+
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.record.format"))
+        .singleElement()
+        .asString()
+        .contains("struct", "json");
+    props.put("sf2loki.record.format", "json");
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.record.format"))
+        .isEmpty();
+  }
+
+  @Test
   void aMissingTopicIsConnectsOwnError() {
     Map<String, String> props = props(VALID);
     props.remove("topic");
