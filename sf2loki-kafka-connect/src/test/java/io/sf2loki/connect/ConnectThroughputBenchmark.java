@@ -123,15 +123,26 @@ final class ConnectThroughputBenchmark {
 
   private void run() throws Exception {
     Map<String, List<Double>> rates = new HashMap<>();
+    List<String> variants = List.of(options.getOrDefault("variants", "").split(","));
+    List<String> names = new ArrayList<>(List.of("daemon"));
+    for (String v : variants) {
+      String suffix = v.isEmpty() ? "" : " [" + v + "]";
+      names.add("source connector" + suffix);
+      names.add("sink connector" + suffix);
+    }
     try (ConnectCluster cluster = ConnectCluster.start(dir.resolve("kafka"), 1)) {
       for (int round = 1; round <= integer("rounds", 3); round++) {
         record("daemon", round, daemon(round), rates);
-        record("source connector", round, source(cluster, round), rates);
-        record("sink connector", round, sink(cluster, round), rates);
+        for (String v : variants) {
+          String suffix = v.isEmpty() ? "" : " [" + v + "]";
+          String id = round + (v.isEmpty() ? "" : "-" + v);
+          record("source connector" + suffix, round, source(cluster, id, v), rates);
+          record("sink connector" + suffix, round, sink(cluster, id, v), rates);
+        }
       }
     }
     double daemon = median(rates.get("daemon"));
-    for (String name : List.of("daemon", "source connector", "sink connector")) {
+    for (String name : names) {
       double m = median(rates.get(name));
       say(
           String.format(
@@ -148,9 +159,19 @@ final class ConnectThroughputBenchmark {
 
   private void record(String name, int round, double rate, Map<String, List<Double>> rates) {
     rates.computeIfAbsent(name, k -> new ArrayList<>()).add(rate);
+    // the round's wall-clock span, to cut a JFR recording by round
+    Instant end = Instant.now();
+    Instant start = end.minusMillis((long) (total / rate * 1000));
     say(
         String.format(
-            Locale.ROOT, "round %d %-16s %,10.0f entries/s, load %s", round, name, rate, load()));
+            Locale.ROOT,
+            "round %d %-24s %,10.0f entries/s, %s..%s, load %s",
+            round,
+            name,
+            rate,
+            start,
+            end,
+            load()));
   }
 
   /** Fake org -> the daemon's engine -> fake Loki. */
@@ -185,9 +206,23 @@ final class ConnectThroughputBenchmark {
     }
   }
 
-  /** Fake org -> the source connector -> topic {@code bench-<round>}. */
-  private double source(ConnectCluster cluster, int round) throws Exception {
-    String topic = "bench-" + round;
+  /** The {@code <prefix>.} options, then variant {@code v}'s, without their prefixes. */
+  private Map<String, String> options(String prefix, String v) {
+    Map<String, String> out = new HashMap<>();
+    for (String p : v.isEmpty() ? List.of(prefix) : List.of(prefix, v + "." + prefix)) {
+      options.forEach(
+          (key, value) -> {
+            if (key.startsWith(p + ".")) {
+              out.put(key.substring(p.length() + 1), value);
+            }
+          });
+    }
+    return out;
+  }
+
+  /** Fake org -> the source connector (variant {@code v}) -> topic {@code bench-<id>}. */
+  private double source(ConnectCluster cluster, String id, String v) throws Exception {
+    String topic = "bench-" + id;
     Map<String, String> config =
         new HashMap<>(
             Map.of(
@@ -199,15 +234,10 @@ final class ConnectThroughputBenchmark {
                 topic,
                 "sf2loki.config",
                 sourcesHocon()));
-    options.forEach(
-        (key, value) -> {
-          if (key.startsWith("source.")) {
-            config.put(key.substring("source.".length()), value);
-          }
-        });
+    config.putAll(options("source", v));
     try (KafkaConsumer<byte[], byte[]> consumer = consumer(cluster, topic)) {
       long start = System.nanoTime();
-      create(cluster, "source-" + round, config);
+      create(cluster, "source-" + id, config);
       long[] arrived = {0};
       double rate =
           until(
@@ -221,15 +251,16 @@ final class ConnectThroughputBenchmark {
                 return arrived[0];
               },
               () -> false);
-      cluster.send("DELETE", "connectors/source-" + round, null);
+      cluster.send("DELETE", "connectors/source-" + id, null);
       return rate;
     }
   }
 
   /**
-   * Topic {@code bench-<round>} (filled by the source round) -> the sink connector -> fake Loki.
+   * Topic {@code bench-<id>} (filled by the source round) -> the sink connector (variant {@code v})
+   * -> fake Loki.
    */
-  private double sink(ConnectCluster cluster, int round) throws Exception {
+  private double sink(ConnectCluster cluster, String id, String v) throws Exception {
     AtomicLong arrived = new AtomicLong();
     try (FakeLoki loki = countingLoki(arrived)) {
       Map<String, String> config =
@@ -240,19 +271,14 @@ final class ConnectThroughputBenchmark {
                   "tasks.max",
                   options.getOrDefault("tasks", "1"),
                   "topics",
-                  "bench-" + round,
+                  "bench-" + id,
                   "sf2loki.config",
                   sourcesHocon() + "sink.loki.url = \"%s\"\n".formatted(loki.baseUri())));
-      options.forEach(
-          (key, value) -> {
-            if (key.startsWith("sink.")) {
-              config.put(key.substring("sink.".length()), value);
-            }
-          });
+      config.putAll(options("sink", v));
       long start = System.nanoTime();
-      create(cluster, "sink-" + round, config);
+      create(cluster, "sink-" + id, config);
       double rate = until(start, arrived::get, () -> false);
-      cluster.send("DELETE", "connectors/sink-" + round, null);
+      cluster.send("DELETE", "connectors/sink-" + id, null);
       return rate;
     }
   }
