@@ -1,6 +1,7 @@
 package io.sf2loki.connect;
 
 import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
 import java.util.Map;
@@ -47,6 +48,12 @@ final class EntryRecords {
           .field("line", Schema.STRING_SCHEMA)
           .build();
 
+  /**
+   * The key of each label set: a source shares one label set per stream, so the key is built once
+   * per stream, not once per entry. A pure function of the labels, so one memo serves every task.
+   */
+  private static final LabelSetMemo<String> STREAMS = new LabelSetMemo<>();
+
   private EntryRecords() {}
 
   static Map<String, String> partition(String org, String key) {
@@ -91,7 +98,7 @@ final class EntryRecords {
         topic,
         null,
         Schema.STRING_SCHEMA,
-        stream(entry.labels()),
+        STREAMS.get(entry.labels(), EntryRecords::stream),
         format == RecordFormat.JSON ? Schema.BYTES_SCHEMA : VALUE,
         format == RecordFormat.JSON ? EntryJson.write(entry) : value(entry),
         millis);
@@ -100,8 +107,9 @@ final class EntryRecords {
   static Struct value(LogEntry entry) {
     return new Struct(VALUE)
         .put("timestamp_ns", entry.timestampNanos())
-        .put("labels", Map.copyOf(entry.labels()))
-        .put("structured_metadata", Map.copyOf(entry.metadata()))
+        // immutable and sorted already: no copy, and converters write the keys in order
+        .put("labels", entry.labels())
+        .put("structured_metadata", entry.metadata())
         .put("line", entry.line());
   }
 
