@@ -53,7 +53,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * source.producer.override.linger.ms=10}; {@code sink.<key>=<value>} likewise for the sink
  * connector, e.g. {@code
  * sink.value.converter=org.apache.kafka.connect.converters.ByteArrayConverter} to read what {@code
- * source.sf2loki.record.format=json} wrote.
+ * source.sf2loki.record.format=json} wrote. {@code variants=,json} runs a source and a sink round
+ * per variant after each daemon round (the empty name: the options above alone); {@code
+ * json.source.<key>=<value>} and {@code json.sink.<key>=<value>} add variant {@code json}'s own.
  */
 final class ConnectThroughputBenchmark {
 
