@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
@@ -28,6 +29,13 @@ final class ConnectorSettings extends AbstractConfig {
   static final String CONFIG = "sf2loki.config";
   static final String CONFIG_FILE = "sf2loki.config.file";
   static final String POLL_MAX_RECORDS = "sf2loki.poll.max.records";
+  static final String RECORD_FORMAT = "sf2loki.record.format";
+
+  /** Connect's key of the connector's value converter, which {@code json} records need. */
+  static final String VALUE_CONVERTER = "value.converter";
+
+  /** The converter that writes {@code json} records' bytes unchanged. */
+  static final String BYTES_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
 
   /** The orgs one task runs, comma-separated; set by {@code taskConfigs}, never by the operator. */
   static final String TASK_ORGS = "sf2loki.task.orgs";
@@ -74,7 +82,19 @@ final class ConnectorSettings extends AbstractConfig {
               ConfigDef.Range.between(1, 100_000),
               ConfigDef.Importance.LOW,
               "Most records one poll hands to Connect; the sources block while twice this many"
-                  + " wait.");
+                  + " wait.")
+          .define(
+              RECORD_FORMAT,
+              ConfigDef.Type.STRING,
+              RecordFormat.STRUCT.key(),
+              ConfigDef.ValidString.in(RecordFormat.STRUCT.key(), RecordFormat.JSON.key()),
+              ConfigDef.Importance.LOW,
+              "The record value: 'struct', the io.sf2loki.LogEntry struct the worker's value"
+                  + " converter writes, or 'json', that entry already as JSON bytes (what"
+                  + " JsonConverter with schemas.enable=false writes for the struct), written on the"
+                  + " sources' threads; 'json' leaves the task thread less work per record and"
+                  + " is refused unless the connector sets"
+                  + " value.converter=org.apache.kafka.connect.converters.ByteArrayConverter.");
 
   private static ConfigDef sf2lokiConfig(ConfigDef definition) {
     return definition
@@ -119,6 +139,35 @@ final class ConnectorSettings extends AbstractConfig {
 
   int pollMaxRecords() {
     return getInt(POLL_MAX_RECORDS);
+  }
+
+  RecordFormat recordFormat() {
+    return RecordFormat.of(getString(RECORD_FORMAT));
+  }
+
+  /**
+   * Why the connector's value converter cannot write the records, if it cannot: {@code json}
+   * records are bytes that any converter but {@code ByteArrayConverter} would wrap ({@code
+   * JsonConverter} writes them as a base64 string), so the connector must set it rather than rely
+   * on the worker's default, which it cannot see.
+   */
+  Optional<String> recordFormatProblem() {
+    if (recordFormat() != RecordFormat.JSON) {
+      return Optional.empty();
+    }
+    String converter = originalsStrings().get(VALUE_CONVERTER);
+    if (BYTES_CONVERTER.equals(converter == null ? null : converter.trim())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        RECORD_FORMAT
+            + "=json writes each value as JSON bytes: set "
+            + VALUE_CONVERTER
+            + "="
+            + BYTES_CONVERTER
+            + " on the connector (it is "
+            + (converter == null ? "unset, so the worker's default" : converter)
+            + "); another converter would not write the bytes as they are");
   }
 
   /** The key a problem of the sf2loki configuration is reported on. */

@@ -1,6 +1,7 @@
 package io.sf2loki.connect;
 
 import io.sf2loki.model.CheckpointToken;
+import io.sf2loki.model.LabelSetMemo;
 import io.sf2loki.model.LogEntry;
 import io.sf2loki.model.StringMap;
 import java.util.Collections;
@@ -49,6 +50,12 @@ final class EntryRecords {
           .field("line", Schema.STRING_SCHEMA)
           .build();
 
+  /**
+   * The key of each label set: a source shares one label set per stream, so the key is built once
+   * per stream, not once per entry. A pure function of the labels, so one memo serves every task.
+   */
+  private static final LabelSetMemo<String> STREAMS = new LabelSetMemo<>();
+
   private EntryRecords() {}
 
   /**
@@ -82,11 +89,16 @@ final class EntryRecords {
         : Optional.empty();
   }
 
-  /**
-   * The record of {@code entry} on {@code topic}. An entry without a checkpoint gets a null
-   * partition and offset: Connect then commits nothing for it (none is due).
-   */
+  /** The record of {@code entry} on {@code topic}, its value the struct. */
   static SourceRecord of(String org, String topic, LogEntry entry) {
+    return of(org, topic, entry, RecordFormat.STRUCT);
+  }
+
+  /**
+   * The record of {@code entry} on {@code topic}, its value in {@code format}. An entry without a
+   * checkpoint gets a null partition and offset: Connect then commits nothing for it (none is due).
+   */
+  static SourceRecord of(String org, String topic, LogEntry entry, RecordFormat format) {
     Map<String, String> partition = null;
     Map<String, String> offset = null;
     Optional<CheckpointToken> checkpoint = entry.checkpoint();
@@ -108,17 +120,18 @@ final class EntryRecords {
         topic,
         null,
         Schema.STRING_SCHEMA,
-        stream(entry.labels()),
-        VALUE,
-        value(entry),
+        STREAMS.get(entry.labels(), EntryRecords::stream),
+        format == RecordFormat.JSON ? Schema.BYTES_SCHEMA : VALUE,
+        format == RecordFormat.JSON ? EntryJson.write(entry) : value(entry),
         millis);
   }
 
   static Struct value(LogEntry entry) {
     return new Struct(VALUE)
         .put("timestamp_ns", entry.timestampNanos())
-        .put("labels", Map.copyOf(entry.labels()))
-        .put("structured_metadata", Map.copyOf(entry.metadata()))
+        // immutable and sorted already: no copy, and converters write the keys in order
+        .put("labels", entry.labels())
+        .put("structured_metadata", entry.metadata())
         .put("line", entry.line());
   }
 

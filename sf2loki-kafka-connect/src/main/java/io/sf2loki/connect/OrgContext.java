@@ -20,6 +20,7 @@ final class OrgContext implements SourceContext {
 
   private final String org;
   private final String topic;
+  private final RecordFormat format;
   private final RecordQueue queue;
   private final Function<Map<String, String>, Map<String, Object>> offsets;
   private final StopSignal stop;
@@ -32,11 +33,13 @@ final class OrgContext implements SourceContext {
   OrgContext(
       String org,
       String topic,
+      RecordFormat format,
       RecordQueue queue,
       Function<Map<String, String>, Map<String, Object>> offsets,
       StopSignal stop) {
     this.org = org;
     this.topic = topic;
+    this.format = format;
     this.queue = queue;
     this.offsets = offsets;
     this.stop = stop;
@@ -44,7 +47,7 @@ final class OrgContext implements SourceContext {
 
   @Override
   public void emit(LogEntry entry) throws InterruptedException {
-    var record = EntryRecords.of(org, topic, entry);
+    var record = EntryRecords.of(org, topic, entry, format);
     boolean endsUnit = entry.endsUnit();
     while (!queue.offer(record, endsUnit, this, STOP_CHECK)) {
       if (stop.isStopRequested()) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
@@ -63,16 +64,18 @@ public final class Sf2LokiSourceConnector extends SourceConnector {
     if (!ownKeysValid) {
       return checked;
     }
+    ConnectorSettings settings = new ConnectorSettings(connectorConfigs);
     List<String> problems = problems(connectorConfigs);
     if (problems.isEmpty()) {
       problems.addAll(exactlyOnceProblems(connectorConfigs));
     }
-    if (!problems.isEmpty()) {
-      ConnectorSettings settings = new ConnectorSettings(connectorConfigs);
-      for (ConfigValue value : checked.configValues()) {
-        if (value.name().equals(settings.configKey())) {
-          problems.forEach(value::addErrorMessage);
-        }
+    Optional<String> formatProblem = settings.recordFormatProblem();
+    for (ConfigValue value : checked.configValues()) {
+      if (value.name().equals(settings.configKey())) {
+        problems.forEach(value::addErrorMessage);
+      }
+      if (value.name().equals(ConnectorSettings.RECORD_FORMAT)) {
+        formatProblem.ifPresent(value::addErrorMessage);
       }
     }
     return checked;
@@ -137,6 +140,12 @@ public final class Sf2LokiSourceConnector extends SourceConnector {
   @Override
   public void start(Map<String, String> props) {
     ConnectorSettings settings = new ConnectorSettings(props);
+    settings
+        .recordFormatProblem()
+        .ifPresent(
+            problem -> {
+              throw new ConnectException(problem);
+            });
     Shards shards;
     try {
       shards = settings.bind(getClass().getClassLoader(), ConnectEnvironment.variables());

@@ -76,6 +76,7 @@ public final class Sf2LokiSourceTask extends SourceTask {
                   new OrgContext(
                       org,
                       settings.topic(),
+                      settings.recordFormat(),
                       queue,
                       partition -> context.offsetStorageReader().offset(partition),
                       stop)));

@@ -1,6 +1,8 @@
 package io.sf2loki.connect;
 
 import io.sf2loki.model.LogEntry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -10,8 +12,10 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * Rebuilds the Loki entry of a record the source connector wrote ({@link EntryRecords}): from the
- * struct of a schema-aware converter or the map of a schemaless one (JSON with {@code
- * schemas.enable=false}). A checkpoint-only record (null value) has no entry.
+ * struct of a schema-aware converter, the map of a schemaless one (JSON with {@code
+ * schemas.enable=false}), or the JSON text itself ({@code sf2loki.record.format=json} read through
+ * {@code ByteArrayConverter} or {@code StringConverter}). A checkpoint-only record (null value) has
+ * no entry.
  */
 final class SinkRecords {
 
@@ -26,6 +30,11 @@ final class SinkRecords {
       return Optional.empty();
     }
     try {
+      if (value instanceof byte[] json) {
+        value = EntryJson.read(json);
+      } else if (value instanceof String json) {
+        value = EntryJson.read(json.getBytes(StandardCharsets.UTF_8));
+      }
       if (value instanceof Struct struct) {
         return Optional.of(
             LogEntry.of(
@@ -47,7 +56,7 @@ final class SinkRecords {
                         : (Map<?, ?>) map.get("structured_metadata")),
                 Optional.empty()));
       }
-    } catch (RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       throw new DataException(
           "record " + where(record) + " is not an sf2loki entry: " + e.getMessage(), e);
     }

@@ -35,6 +35,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -49,7 +50,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <p>Options {@code key=value}: {@code rounds=3 types=4 hours=6 rows=10000 tasks=1} (the sink's
  * {@code tasks.max}); {@code source.<key>=<value>} adds {@code <key>} to the source connector's
  * configuration, e.g. {@code source.sf2loki.poll.max.records=2000} or {@code
- * source.producer.override.linger.ms=10}.
+ * source.producer.override.linger.ms=10}; {@code sink.<key>=<value>} likewise for the sink
+ * connector, e.g. {@code
+ * sink.value.converter=org.apache.kafka.connect.converters.ByteArrayConverter} to read what {@code
+ * source.sf2loki.record.format=json} wrote. {@code variants=,json} runs a source and a sink round
+ * per variant after each daemon round (the empty name: the options above alone); {@code
+ * json.source.<key>=<value>} and {@code json.sink.<key>=<value>} add variant {@code json}'s own.
  */
 final class ConnectThroughputBenchmark {
 
@@ -120,15 +126,26 @@ final class ConnectThroughputBenchmark {
 
   private void run() throws Exception {
     Map<String, List<Double>> rates = new HashMap<>();
+    List<String> variants = List.of(options.getOrDefault("variants", "").split(","));
+    List<String> names = new ArrayList<>(List.of("daemon"));
+    for (String v : variants) {
+      String suffix = v.isEmpty() ? "" : " [" + v + "]";
+      names.add("source connector" + suffix);
+      names.add("sink connector" + suffix);
+    }
     try (ConnectCluster cluster = ConnectCluster.start(dir.resolve("kafka"), 1)) {
       for (int round = 1; round <= integer("rounds", 3); round++) {
         record("daemon", round, daemon(round), rates);
-        record("source connector", round, source(cluster, round), rates);
-        record("sink connector", round, sink(cluster, round), rates);
+        for (String v : variants) {
+          String suffix = v.isEmpty() ? "" : " [" + v + "]";
+          String id = round + (v.isEmpty() ? "" : "-" + v);
+          record("source connector" + suffix, round, source(cluster, id, v), rates);
+          record("sink connector" + suffix, round, sink(cluster, id, v), rates);
+        }
       }
     }
     double daemon = median(rates.get("daemon"));
-    for (String name : List.of("daemon", "source connector", "sink connector")) {
+    for (String name : names) {
       double m = median(rates.get(name));
       say(
           String.format(
@@ -145,9 +162,19 @@ final class ConnectThroughputBenchmark {
 
   private void record(String name, int round, double rate, Map<String, List<Double>> rates) {
     rates.computeIfAbsent(name, k -> new ArrayList<>()).add(rate);
+    // the round's wall-clock span, to cut a JFR recording by round
+    Instant end = Instant.now();
+    Instant start = end.minusMillis((long) (total / rate * 1000));
     say(
         String.format(
-            Locale.ROOT, "round %d %-16s %,10.0f entries/s, load %s", round, name, rate, load()));
+            Locale.ROOT,
+            "round %d %-24s %,10.0f entries/s, %s..%s, load %s",
+            round,
+            name,
+            rate,
+            start,
+            end,
+            load()));
   }
 
   /** Fake org -> the daemon's engine -> fake Loki. */
@@ -182,9 +209,23 @@ final class ConnectThroughputBenchmark {
     }
   }
 
-  /** Fake org -> the source connector -> topic {@code bench-<round>}. */
-  private double source(ConnectCluster cluster, int round) throws Exception {
-    String topic = "bench-" + round;
+  /** The {@code <prefix>.} options, then variant {@code v}'s, without their prefixes. */
+  private Map<String, String> options(String prefix, String v) {
+    Map<String, String> out = new HashMap<>();
+    for (String p : v.isEmpty() ? List.of(prefix) : List.of(prefix, v + "." + prefix)) {
+      options.forEach(
+          (key, value) -> {
+            if (key.startsWith(p + ".")) {
+              out.put(key.substring(p.length() + 1), value);
+            }
+          });
+    }
+    return out;
+  }
+
+  /** Fake org -> the source connector (variant {@code v}) -> topic {@code bench-<id>}. */
+  private double source(ConnectCluster cluster, String id, String v) throws Exception {
+    String topic = "bench-" + id;
     Map<String, String> config =
         new HashMap<>(
             Map.of(
@@ -196,53 +237,57 @@ final class ConnectThroughputBenchmark {
                 topic,
                 "sf2loki.config",
                 sourcesHocon()));
-    options.forEach(
-        (key, value) -> {
-          if (key.startsWith("source.")) {
-            config.put(key.substring("source.".length()), value);
-          }
-        });
+    config.putAll(options("source", v));
     try (KafkaConsumer<byte[], byte[]> consumer = consumer(cluster, topic)) {
       long start = System.nanoTime();
-      create(cluster, "source-" + round, config);
+      create(cluster, "source-" + id, config);
       long[] arrived = {0};
       double rate =
           until(
               start,
               () -> {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                  if (r.value() != null) {
-                    arrived[0]++;
+                // everything that has arrived, not one poll's worth: one poll every 20 ms (until's
+                // pause) of at most max.poll.records would cap the count, near 20,000 records/s
+                ConsumerRecords<byte[], byte[]> batch;
+                do {
+                  batch = consumer.poll(Duration.ofMillis(20));
+                  for (ConsumerRecord<byte[], byte[]> r : batch) {
+                    if (r.value() != null) {
+                      arrived[0]++;
+                    }
                   }
-                }
+                } while (!batch.isEmpty() && arrived[0] < total);
                 return arrived[0];
               },
               () -> false);
-      cluster.send("DELETE", "connectors/source-" + round, null);
+      cluster.send("DELETE", "connectors/source-" + id, null);
       return rate;
     }
   }
 
   /**
-   * Topic {@code bench-<round>} (filled by the source round) -> the sink connector -> fake Loki.
+   * Topic {@code bench-<id>} (filled by the source round) -> the sink connector (variant {@code v})
+   * -> fake Loki.
    */
-  private double sink(ConnectCluster cluster, int round) throws Exception {
+  private double sink(ConnectCluster cluster, String id, String v) throws Exception {
     AtomicLong arrived = new AtomicLong();
     try (FakeLoki loki = countingLoki(arrived)) {
       Map<String, String> config =
-          Map.of(
-              "connector.class",
-              LokiSinkConnector.class.getName(),
-              "tasks.max",
-              options.getOrDefault("tasks", "1"),
-              "topics",
-              "bench-" + round,
-              "sf2loki.config",
-              sourcesHocon() + "sink.loki.url = \"%s\"\n".formatted(loki.baseUri()));
+          new HashMap<>(
+              Map.of(
+                  "connector.class",
+                  LokiSinkConnector.class.getName(),
+                  "tasks.max",
+                  options.getOrDefault("tasks", "1"),
+                  "topics",
+                  "bench-" + id,
+                  "sf2loki.config",
+                  sourcesHocon() + "sink.loki.url = \"%s\"\n".formatted(loki.baseUri())));
+      config.putAll(options("sink", v));
       long start = System.nanoTime();
-      create(cluster, "sink-" + round, config);
+      create(cluster, "sink-" + id, config);
       double rate = until(start, arrived::get, () -> false);
-      cluster.send("DELETE", "connectors/sink-" + round, null);
+      cluster.send("DELETE", "connectors/sink-" + id, null);
       return rate;
     }
   }
@@ -261,6 +306,9 @@ final class ConnectThroughputBenchmark {
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    // larger fetches: fewer round trips for the counting, which shares the cores with the round
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+    props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
     KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     consumer.subscribe(List.of(topic));

@@ -1,6 +1,7 @@
 package io.sf2loki.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sf2loki.config.ConfigInvalidException;
 import io.sf2loki.config.ConfigLoader;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 /** The connector refuses a configuration with exactly the messages {@code config check} prints. */
@@ -81,6 +83,41 @@ class ConnectorValidationTest {
     assertThat(expected).isNotEmpty();
     assertThat(errors).containsExactlyElementsOf(expected);
     assertThat(errors).anyMatch(e -> e.contains("poll_interval"));
+  }
+
+  @Test
+  void theRecordFormatIsStructOrJson() {
+    Map<String, String> props = props(VALID);
+    props.put("sf2loki.record.format", "avro");
+
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.record.format"))
+        .singleElement()
+        .asString()
+        .contains("struct", "json");
+    props.put("sf2loki.record.format", "json");
+    props.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.record.format"))
+        .isEmpty();
+  }
+
+  @Test
+  void theJsonRecordFormatIsRefusedUnlessTheConnectorWritesItsValuesWithByteArrayConverter() {
+    Map<String, String> props = props(VALID);
+    props.put("sf2loki.record.format", "json");
+
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.record.format"))
+        .singleElement()
+        .asString()
+        .contains("value.converter=org.apache.kafka.connect.converters.ByteArrayConverter")
+        .contains("unset");
+    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    assertThat(errorsOf(new Sf2LokiSourceConnector().validate(props), "sf2loki.record.format"))
+        .singleElement()
+        .asString()
+        .contains("it is org.apache.kafka.connect.json.JsonConverter");
+    assertThatThrownBy(() -> new Sf2LokiSourceConnector().start(props))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("sf2loki.record.format=json");
   }
 
   @Test

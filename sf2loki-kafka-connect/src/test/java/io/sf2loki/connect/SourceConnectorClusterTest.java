@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +104,12 @@ class SourceConnectorClusterTest {
     }
   }
 
+  private static Map<String, String> strings(JsonNode object) {
+    Map<String, String> out = new TreeMap<>();
+    object.properties().forEach(f -> out.put(f.getKey(), f.getValue().asText()));
+    return out;
+  }
+
   private static JsonNode offsets(String name) throws Exception {
     return JSON.readTree(cluster.send("GET", "connectors/" + name + "/offsets", null).body());
   }
@@ -187,6 +194,82 @@ class SourceConnectorClusterTest {
         .until(() -> new HashSet<>(lines("drain")).size() >= 6000);
     Set<String> distinct = new HashSet<>(lines("drain"));
     assertThat(distinct).hasSize(6000);
+  }
+
+  @Test
+  void theJsonRecordFormatReachesLokiThroughTheSinkConnectorAsTheEntriesInTheTopic()
+      throws Exception {
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 30);
+    String bytes = "org.apache.kafka.connect.converters.ByteArrayConverter";
+    try (FakeLoki loki = FakeLoki.start()) {
+      Map<String, String> source =
+          Map.of(
+              "connector.class",
+              Sf2LokiSourceConnector.class.getName(),
+              "topic",
+              "json",
+              "sf2loki.config",
+              SourceTaskTest.hocon(org),
+              "sf2loki.record.format",
+              "json",
+              "value.converter",
+              bytes,
+              "key.converter",
+              "org.apache.kafka.connect.storage.StringConverter");
+      Map<String, String> sink =
+          Map.of(
+              "connector.class",
+              LokiSinkConnector.class.getName(),
+              "topics",
+              "json",
+              "value.converter",
+              bytes,
+              "key.converter",
+              "org.apache.kafka.connect.storage.StringConverter",
+              "sf2loki.config",
+              SourceTaskTest.hocon(org) + "sink.loki.url = \"%s\"\n".formatted(loki.baseUri()));
+      for (var connector : Map.of("json-source", source, "json-sink", sink).entrySet()) {
+        var answer =
+            cluster.send(
+                "PUT",
+                "connectors/" + connector.getKey() + "/config",
+                JSON.writeValueAsString(connector.getValue()));
+        assertThat(answer.statusCode()).as(answer.body()).isIn(200, 201);
+        connectors.add(connector.getKey());
+      }
+
+      await()
+          .atMost(TestTiming.seconds(90))
+          .pollInterval(TestTiming.millis(500))
+          .until(() -> loki.entries().size() >= 30);
+      Set<String> inTopic = new HashSet<>();
+      for (ConsumerRecord<String, String> r : cluster.readAll("json")) {
+        if (r.value() != null) {
+          JsonNode value = JSON.readTree(r.value());
+          inTopic.add(
+              value.get("timestamp_ns").asLong()
+                  + " "
+                  + strings(value.get("labels"))
+                  + " "
+                  + strings(value.get("structured_metadata"))
+                  + " "
+                  + value.get("line").asText());
+        }
+      }
+      Set<String> inLoki = new HashSet<>();
+      for (var e : loki.entries()) {
+        inLoki.add(
+            e.timestampNanos()
+                + " "
+                + new TreeMap<>(e.labels())
+                + " "
+                + new TreeMap<>(e.metadata())
+                + " "
+                + e.line());
+      }
+      assertThat(inTopic).hasSize(30);
+      assertThat(inLoki).isEqualTo(inTopic);
+    }
   }
 
   @Test

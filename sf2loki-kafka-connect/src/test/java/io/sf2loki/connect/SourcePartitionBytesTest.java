@@ -45,7 +45,12 @@ class SourcePartitionBytesTest {
         Map.of(EntryRecords.TOKEN, "tok-7"));
     OrgContext context =
         new OrgContext(
-            "prod", "t", new RecordQueue(1), p -> committed.get(key(p)), new StopTrigger());
+            "prod",
+            "t",
+            RecordFormat.STRUCT,
+            new RecordQueue(1),
+            p -> committed.get(key(p)),
+            new StopTrigger());
 
     assertThat(context.checkpoint("eventlogfile:Login")).contains("tok-7");
   }

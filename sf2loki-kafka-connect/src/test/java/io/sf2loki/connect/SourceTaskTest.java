@@ -3,13 +3,17 @@ package io.sf2loki.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.testkit.TestTiming;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -22,6 +26,8 @@ import org.junit.jupiter.api.Test;
  * resumes from the offsets Connect committed. (The cluster tests run it inside real workers.)
  */
 class SourceTaskTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Instant hour =
       Instant.now().minus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS);
@@ -59,16 +65,23 @@ class SourceTaskTest {
   }
 
   private Sf2LokiSourceTask task(String hocon) {
+    return task(hocon, Map.of());
+  }
+
+  private Sf2LokiSourceTask task(String hocon, Map<String, String> more) {
     Sf2LokiSourceTask task = new Sf2LokiSourceTask();
     task.initialize(offsets);
-    task.start(
-        Map.of(
-            "topic",
-            "salesforce",
-            "sf2loki.config",
-            hocon,
-            ConnectorSettings.TASK_ORGS,
-            "default"));
+    Map<String, String> props =
+        new HashMap<>(
+            Map.of(
+                "topic",
+                "salesforce",
+                "sf2loki.config",
+                hocon,
+                ConnectorSettings.TASK_ORGS,
+                "default"));
+    props.putAll(more);
+    task.start(props);
     started.add(task);
     return task;
   }
@@ -102,6 +115,21 @@ class SourceTaskTest {
         .extracting(r -> ((Struct) r.value()).getMap("labels").get("job"))
         .containsOnly("sf2loki");
     assertThat(positioned).allMatch(r -> "default".equals(r.sourcePartition().get("org")));
+  }
+
+  @Test
+  void theJsonRecordFormatHandsConnectEveryEntryAsItsJsonBytes() throws Exception {
+    List<SourceRecord> records =
+        pollUntil(task(hocon(org), Map.of(ConnectorSettings.RECORD_FORMAT, "json")), 33);
+
+    assertThat(entries(records))
+        .hasSize(33)
+        .allMatch(r -> r.valueSchema().equals(Schema.BYTES_SCHEMA));
+    for (SourceRecord r : entries(records)) {
+      JsonNode value = JSON.readTree((byte[]) r.value());
+      assertThat(value.path("labels").path("job").asText()).isEqualTo("sf2loki");
+      assertThat(value.path("line").isTextual()).isTrue();
+    }
   }
 
   @Test
