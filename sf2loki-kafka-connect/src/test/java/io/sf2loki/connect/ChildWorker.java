@@ -1,5 +1,7 @@
 package io.sf2loki.connect;
 
+import static org.awaitility.Awaitility.await;
+
 import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A distributed Connect worker in a JVM of its own ({@code ConnectDistributed} with a generated
@@ -90,7 +93,7 @@ final class ChildWorker implements AutoCloseable {
         child.awaitRest(TestTiming.seconds(90));
       }
       return started;
-    } catch (IOException | RuntimeException | InterruptedException e) {
+    } catch (IOException | RuntimeException e) {
       started.forEach(ChildWorker::close);
       throw e;
     }
@@ -131,25 +134,34 @@ final class ChildWorker implements AutoCloseable {
     }
   }
 
-  private void awaitRest(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "worker " + name + " exited with " + process.exitValue() + ":\n" + logTail(60));
-      }
-      try {
-        // /connectors answers 200 only once the herder has joined the group and read its configs
-        if (send("GET", "connectors", null).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(200); // polling another process: nothing to await on
+  private void awaitRest(Duration timeout) {
+    try {
+      await()
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                if (!process.isAlive()) {
+                  throw new IllegalStateException(
+                      "worker "
+                          + name
+                          + " exited with "
+                          + process.exitValue()
+                          + ":\n"
+                          + logTail(60));
+                }
+                try {
+                  // /connectors answers 200 only once the herder joined the group and read its
+                  // configs
+                  return send("GET", "connectors", null).statusCode() == 200;
+                } catch (IOException notYet) {
+                  return false; // not listening yet
+                }
+              });
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException(
+          "worker " + name + " did not answer within " + timeout + ":\n" + logTail(60), e);
     }
-    throw new IllegalStateException(
-        "worker " + name + " did not answer within " + timeout + ":\n" + logTail(60));
   }
 
   String name() {
