@@ -31,6 +31,15 @@ public interface SourceContext {
   }
 
   /**
+   * Says that the calling thread gave up the unit it was emitting ({@link LogEntry#endsUnit})
+   * before its end: a LogFile cut short by a bad body, an error or a stop. Its entries emitted so
+   * far will be read again from the position before the unit. A consumer that keeps units whole
+   * (Kafka Connect's exactly-once transactions) discards them; the daemon's lanes deliver them, as
+   * at least once allows. A thread not inside a unit may call it; it then does nothing.
+   */
+  default void abandonUnit() {}
+
+  /**
    * The committed resume position for {@code key}, read from the store when the run started and
    * updated as this run's commits succeed.
    */

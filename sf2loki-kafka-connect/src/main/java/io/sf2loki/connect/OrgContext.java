@@ -57,11 +57,6 @@ final class OrgContext implements SourceContext {
   }
 
   /**
-   * The token committed for {@code key}: under the partition as this connector writes it, else
-   * under the field order an earlier build may have written ({@link
-   * EntryRecords#partitionKeyFirst}).
-   */
-  /**
    * Called once this run's sources have all ended: a unit one of them was inside (stopped or failed
    * mid-file) no longer holds the queue.
    */
@@ -69,6 +64,16 @@ final class OrgContext implements SourceContext {
     queue.endRun(this);
   }
 
+  @Override
+  public void abandonUnit() {
+    queue.abandonUnit();
+  }
+
+  /**
+   * The token committed for {@code key}: under the partition as this connector writes it, else
+   * under the field order an earlier build may have written ({@link
+   * EntryRecords#partitionKeyFirst}).
+   */
   @Override
   public Optional<String> checkpoint(String key) {
     Optional<String> token = EntryRecords.token(offsets.apply(EntryRecords.partition(org, key)));

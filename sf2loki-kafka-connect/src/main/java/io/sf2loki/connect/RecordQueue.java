@@ -22,13 +22,21 @@ import org.apache.kafka.connect.source.SourceRecord;
  */
 final class RecordQueue {
 
-  /** One poll's records and the index of the last one after which a transaction may end. */
-  record Polled(List<SourceRecord> records, int lastUnitEnd) {
+  /**
+   * One poll's records and the index of the last one after which a transaction may end.
+   *
+   * @param abortOpenTransaction a unit some of whose records were polled into the open transaction
+   *     was abandoned: the open transaction holds nothing else and must be aborted (the poll then
+   *     has no records)
+   */
+  record Polled(List<SourceRecord> records, int lastUnitEnd, boolean abortOpenTransaction) {
 
-    static final Polled NONE = new Polled(List.of(), -1);
+    static final Polled NONE = new Polled(List.of(), -1, false);
+    static final Polled ABORT = new Polled(List.of(), -1, true);
   }
 
-  private record Queued(SourceRecord record, boolean endsUnit) {}
+  /** A queued record; {@code unit} is the holder it was offered under, when it is inside a unit. */
+  private record Queued(SourceRecord record, boolean endsUnit, Holder unit) {}
 
   /** Who holds the queue inside a unit: the run's context and the thread emitting the unit. */
   private record Holder(Object run, Thread thread) {}
@@ -40,6 +48,9 @@ final class RecordQueue {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private Holder holder;
+  // the unit whose records the last poll ended inside of: they are in the open transaction
+  private Holder polledInto;
+  private boolean abortPending;
 
   /**
    * @param pollMax the most records one {@link #poll} returns; the queue holds twice that
@@ -77,10 +88,17 @@ final class RecordQueue {
         }
         left = changed.awaitNanos(left);
       }
-      records.addLast(new Queued(record, endsUnit));
+      Holder unit = null;
       if (unitsWhole) {
-        holder = endsUnit ? null : new Holder(run, me);
+        if (!endsUnit && holder == null) {
+          holder = new Holder(run, me);
+        }
+        unit = endsUnit ? null : holder;
+        if (endsUnit) {
+          holder = null;
+        }
       }
+      records.addLast(new Queued(record, endsUnit, unit));
       changed.signalAll();
       return true;
     } finally {
@@ -93,19 +111,48 @@ final class RecordQueue {
   }
 
   /**
-   * Lets the other emitters in when {@code run} ended inside a unit (a stop or a failure mid-file):
-   * its records stay queued, and a resume reads the unit again from its committed offset.
+   * Gives up the unit the calling thread is inside ({@link
+   * io.sf2loki.spi.SourceContext#abandonUnit}): its records still queued are dropped, the open
+   * transaction is aborted at the next poll when some of them were polled into it, and the other
+   * emitters are let in. A resume reads the unit again from the position before it.
+   */
+  void abandonUnit() {
+    lock.lock();
+    try {
+      if (holder != null && holder.thread() == Thread.currentThread()) {
+        abandon(holder);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Gives up the unit a thread of {@code run} was inside when the run ended (a stop, or a failure
+   * that ended its thread mid-file), as {@link #abandonUnit} does.
    */
   void endRun(Object run) {
     lock.lock();
     try {
       if (holder != null && holder.run() == run) {
-        holder = null;
-        changed.signalAll();
+        abandon(holder);
       }
     } finally {
       lock.unlock();
     }
+  }
+
+  private void abandon(Holder unit) {
+    // the unit's records are the tail of the queue: it held the queue since its first one
+    while (!records.isEmpty() && records.peekLast().unit() == unit) {
+      records.pollLast();
+    }
+    if (polledInto == unit) {
+      abortPending = true;
+      polledInto = null;
+    }
+    holder = null;
+    changed.signalAll();
   }
 
   /** Up to {@code pollMax} records in emit order, waiting up to {@code timeout} for the first. */
@@ -113,24 +160,37 @@ final class RecordQueue {
     long left = timeout.toNanos();
     lock.lockInterruptibly();
     try {
+      if (abortPending) {
+        abortPending = false;
+        return Polled.ABORT;
+      }
       while (records.isEmpty()) {
         if (left <= 0) {
           return Polled.NONE;
         }
         left = changed.awaitNanos(left);
+        if (abortPending) {
+          abortPending = false;
+          return Polled.ABORT;
+        }
       }
       int n = Math.min(pollMax, records.size());
       List<SourceRecord> out = new ArrayList<>(n);
       int lastUnitEnd = -1;
+      Holder last = null;
       for (int i = 0; i < n; i++) {
         Queued queued = records.pollFirst();
         out.add(queued.record());
         if (queued.endsUnit()) {
           lastUnitEnd = i;
         }
+        last = queued.unit();
+      }
+      if (lastUnitEnd >= 0 || last != null) {
+        polledInto = last;
       }
       changed.signalAll();
-      return new Polled(out, lastUnitEnd);
+      return new Polled(out, lastUnitEnd, false);
     } finally {
       lock.unlock();
     }

@@ -114,7 +114,14 @@ public final class Sf2LokiSourceTask extends SourceTask {
    */
   private void endTransactionAfterLastUnit(RecordQueue.Polled polled) {
     TransactionContext transactions = context.transactionContext();
-    if (transactions != null && polled.lastUnitEnd() >= 0) {
+    if (transactions == null) {
+      return;
+    }
+    if (polled.abortOpenTransaction()) {
+      // only an abandoned unit's rows are in it; Connect commits its offsets, which are the
+      // position before the unit, so the unit is read again whole
+      transactions.abortTransaction();
+    } else if (polled.lastUnitEnd() >= 0) {
       transactions.commitTransaction(polled.records().get(polled.lastUnitEnd()));
     }
   }

@@ -113,6 +113,59 @@ class RecordQueueTest {
   }
 
   @Test
+  void anAbandonedUnitsQueuedRecordsAreDroppedAndTheOthersLetIn() throws Exception {
+    RecordQueue queue = new RecordQueue(10, true);
+    queue.offer(record("page-end"), true, run, NO_WAIT);
+    queue.offer(record("file-row-1"), false, run, NO_WAIT);
+    queue.offer(record("file-row-2"), false, run, NO_WAIT);
+
+    queue.abandonUnit();
+
+    assertThat(offerFromAnotherThread(queue, "next-page-end", true, run, NO_WAIT).get()).isTrue();
+    RecordQueue.Polled polled = queue.poll(NO_WAIT);
+    assertThat(values(polled)).containsExactly("page-end", "next-page-end");
+    assertThat(polled.abortOpenTransaction()).isFalse();
+  }
+
+  @Test
+  void anAbandonedUnitPolledIntoTheOpenTransactionAbortsItAtTheNextPoll() throws Exception {
+    RecordQueue queue = new RecordQueue(2, true);
+    queue.offer(record("page-end"), true, run, NO_WAIT);
+    queue.offer(record("file-row-1"), false, run, NO_WAIT);
+    queue.poll(NO_WAIT); // commits after page-end; file-row-1 opens the next transaction
+    queue.offer(record("file-row-2"), false, run, NO_WAIT);
+
+    queue.abandonUnit();
+
+    RecordQueue.Polled next = queue.poll(NO_WAIT);
+    assertThat(next.abortOpenTransaction()).isTrue();
+    assertThat(next.records()).isEmpty();
+    assertThat(queue.poll(NO_WAIT).abortOpenTransaction()).isFalse();
+  }
+
+  @Test
+  void aThreadOutsideAUnitAbandonsNothing() throws Exception {
+    RecordQueue queue = new RecordQueue(10, true);
+    offerFromAnotherThread(queue, "file-row-1", false, run, NO_WAIT).get();
+
+    queue.abandonUnit();
+
+    assertThat(values(queue.poll(NO_WAIT))).containsExactly("file-row-1");
+    assertThat(queue.offer(record("page-end"), true, run, NO_WAIT)).isFalse();
+  }
+
+  @Test
+  void aRunEndingInsideAUnitDropsItsQueuedRecords() throws Exception {
+    RecordQueue queue = new RecordQueue(10, true);
+    Object stopped = new Object();
+    offerFromAnotherThread(queue, "row-1 of a file never finished", false, stopped, NO_WAIT).get();
+
+    queue.endRun(stopped);
+
+    assertThat(queue.poll(NO_WAIT).records()).isEmpty();
+  }
+
+  @Test
   void withoutExactlyOnceEmittersInterleave() throws Exception {
     RecordQueue queue = new RecordQueue(10);
     queue.offer(record("file-row-1"), false, run, NO_WAIT);

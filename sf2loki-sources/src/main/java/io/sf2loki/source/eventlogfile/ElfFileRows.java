@@ -50,6 +50,7 @@ final class ElfFileRows {
     Optional<CheckpointToken> pre = Optional.of(token(type, before));
     long rows = 0;
     long emitted = 0;
+    boolean complete = false;
     Shaped.Kept held = null;
     try (InputStream in = body.open();
         CsvRows csv = new CsvRows(in)) {
@@ -71,8 +72,12 @@ final class ElfFileRows {
         ctx.emit(held.entry(Optional.of(token(type, after))));
         emitted++;
       }
+      complete = true;
       return new Emitted(rows, emitted, true);
     } finally {
+      if (!complete && emitted > 0) {
+        ctx.abandonUnit(); // a bad body, an error or a stop: the file is read again whole
+      }
       metrics.rowsIngested(type, emitted);
     }
   }

@@ -196,4 +196,23 @@ class EventLogFileCheckpointCarryingIT {
     RecordingSourceContext restarted = cycle(stopped.deliverAll().get(KEY));
     assertThat(lines(restarted.rows())).containsExactlyElementsOf(expectedLines(f));
   }
+
+  @Test
+  void aFileCutShortByAStopIsAbandonedAsAUnit() throws Exception {
+    fx.file("Login", 50, 3);
+    fx.file("Login", 30, 5);
+    RecordingSourceContext stopped = new RecordingSourceContext().stopAfterRows(5);
+
+    fx.source(ElfFixture.config(List.of("Login"))).cycleOnce(stopped);
+
+    assertThat(stopped.unitsAbandoned()).isEqualTo(1);
+  }
+
+  @Test
+  void filesReadToTheirEndAreNotAbandoned() throws Exception {
+    fx.file("Login", 50, 3);
+    fx.file("Login", 30, 5);
+
+    assertThat(cycle(null).unitsAbandoned()).isZero();
+  }
 }

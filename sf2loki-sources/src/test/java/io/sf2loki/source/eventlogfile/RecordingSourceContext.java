@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -28,6 +29,7 @@ final class RecordingSourceContext implements SourceContext {
   private volatile boolean keep = true;
   private volatile Consumer<LogEntry> onEmit = e -> {};
   private long rows;
+  private final AtomicInteger abandoned = new AtomicInteger();
 
   RecordingSourceContext committed(String key, String value) {
     committed.put(key, value);
@@ -53,6 +55,16 @@ final class RecordingSourceContext implements SourceContext {
   RecordingSourceContext onEmit(Consumer<LogEntry> hook) {
     this.onEmit = hook;
     return this;
+  }
+
+  /** How many units the source gave up before their end ({@link #abandonUnit}). */
+  int unitsAbandoned() {
+    return abandoned.get();
+  }
+
+  @Override
+  public void abandonUnit() {
+    abandoned.incrementAndGet();
   }
 
   @Override
