@@ -86,6 +86,9 @@ public final class LokiSinkTask extends SinkTask {
     }
     if (pending.size() >= lanes.maxEntries()) {
       push();
+      // commit what Loki stored now, not at the next offset.flush.interval.ms: a worker that
+      // crashes then pushes again at most about one batch per partition
+      context.requestCommit();
     }
   }
 
