@@ -73,6 +73,27 @@ class ShaperTest {
   }
 
   @Test
+  void securityEventDataIsNestedInTheLineWhileTheCallersRecordKeepsItsString() {
+    // No transforms: the record is copied only because the expansion rewrites it.
+    Shaper s = shaper("sources.eventlog_objects { max_label_values = 10 }");
+    Map<String, Object> original = login("0Yw000000000001AAA", "2026-06-30T01:00:00.000Z");
+    original.put("SecurityEventData", "{\"score\": 1}");
+
+    Shaped.Kept kept =
+        (Shaped.Kept)
+            s.shape(
+                TypeShaping.of("LoginEvent"),
+                original,
+                byId,
+                List.of("EventDate"),
+                Optional.empty());
+
+    assertThat(kept.entry(Optional.empty()).line())
+        .contains("\"SecurityEventData\": {\"score\": 1}");
+    assertThat(original).containsEntry("SecurityEventData", "{\"score\": 1}");
+  }
+
+  @Test
   void perTypeMetadataOverrideReplacesAndEmptySuppresses() {
     Shaper s =
         shaper(
