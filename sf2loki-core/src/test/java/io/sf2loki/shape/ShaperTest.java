@@ -8,6 +8,7 @@ import io.sf2loki.config.ConfigProblem;
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -91,6 +92,30 @@ class ShaperTest {
     assertThat(kept.entry(Optional.empty()).line())
         .contains("\"SecurityEventData\": {\"score\": 1}");
     assertThat(original).containsEntry("SecurityEventData", "{\"score\": 1}");
+  }
+
+  @Test
+  void aRecordWithoutItsPromotedLabelGetsTheIdentityLabelsAndOneWithItKeepsIt() {
+    Shaper s = shaper("sources.eventlog_objects { max_label_values = 10 }");
+    TypeShaping type = new TypeShaping("LoginEvent", Optional.empty(), List.of("Status"), 1.0);
+    Map<String, Object> without = login("0Yw000000000001AAA", "x");
+    without.remove("Status");
+
+    StringMap first = s.labels(type, without);
+    StringMap promoted = s.labels(type, login("0Yw000000000002AAA", "x"));
+    StringMap again = s.labels(type, without);
+
+    Map<String, String> identity =
+        Map.of("job", "sf2loki", "source", "eventlog_objects", "event_type", "LoginEvent");
+    assertThat(first).isEqualTo(identity);
+    assertThat(again).isSameAs(first);
+    assertThat(promoted)
+        .isEqualTo(
+            Map.of(
+                "job", "sf2loki",
+                "source", "eventlog_objects",
+                "event_type", "LoginEvent",
+                "Status", "Success"));
   }
 
   @Test
