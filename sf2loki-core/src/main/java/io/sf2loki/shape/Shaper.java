@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -47,6 +48,10 @@ public final class Shaper {
   // not hold its own copy. Bounded (the label guard already caps promoted values); past the bound a
   // set is used unshared.
   private final LabelSetMemo<StringMap> labelSets = new LabelSetMemo<>();
+  // The label set of an event type's records that promote no label, built once per type: listing,
+  // sorting and looking it up for every event was a twelfth of the Pub/Sub source thread's time
+  // (docs/performance.md §4, fifth round).
+  private final Map<String, StringMap> identityLabels = new ConcurrentHashMap<>();
 
   /**
    * @param source the {@code source} label and metric attribute
@@ -112,7 +117,14 @@ public final class Shaper {
       Map<String, Object> original,
       SampleKey key,
       Function<Map<String, Object>, Instant> time) {
-    Map<String, Object> payload = new LinkedHashMap<>(original);
+    // Transforms and the SecurityEventData expansion rewrite the payload in place; the caller's map
+    // is copied only when one of them can: the copy was a tenth of the Pub/Sub source thread's
+    // time (docs/performance.md §4, fifth round). Same entries, same order, same line.
+    Map<String, Object> payload =
+        config.transforms().anyApplyTo(type.eventType())
+                || original.get(WellKnownFields.SECURITY_EVENT_DATA) instanceof String
+            ? new LinkedHashMap<>(original)
+            : original;
     Optional<String> dropped = transform(type.eventType(), payload);
     if (dropped.isPresent()) {
       return new Shaped.Dropped(dropped.get());
@@ -161,19 +173,30 @@ public final class Shaper {
    * Promoted labels (guarded), then deployment labels, then {@code source} and {@code event_type}.
    */
   public StringMap labels(TypeShaping type, Map<String, Object> payload) {
-    Map<String, String> labels = new LinkedHashMap<>();
+    Map<String, String> labels = null;
     for (String field : type.labels()) {
       Object v = payload.get(field);
       if (v != null) {
         String value = CanonicalJson.stringForm(v);
         if (!value.isEmpty() && guard.admit(field, value)) {
+          if (labels == null) {
+            labels = new LinkedHashMap<>();
+          }
           labels.put(field, value);
         }
       }
     }
+    if (labels == null && identityLabels.size() < LabelSetMemo.MAX_SETS) {
+      return identityLabels.computeIfAbsent(
+          type.eventType(), eventType -> labelSet(new LinkedHashMap<>(), eventType));
+    }
+    return labelSet(labels == null ? new LinkedHashMap<>() : labels, type.eventType());
+  }
+
+  private StringMap labelSet(Map<String, String> labels, String eventType) {
     labels.putAll(deploymentLabels);
     labels.put("source", source);
-    labels.put("event_type", type.eventType());
+    labels.put("event_type", eventType);
     return labelSets.get(StringMap.of(labels), set -> set); // one shared instance per stream
   }
 

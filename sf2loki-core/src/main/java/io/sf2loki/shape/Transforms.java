@@ -69,6 +69,16 @@ public final class Transforms {
     return Optional.empty();
   }
 
+  /** True when some rule applies to {@code eventType}: {@link #apply} may change its payloads. */
+  public boolean anyApplyTo(String eventType) {
+    for (TransformRule rule : rules) {
+      if (rule.appliesTo(eventType)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** True when some rule for {@code eventType} removes {@code field} outright. */
   public boolean dropsField(String eventType, String field) {
     return rules.stream()

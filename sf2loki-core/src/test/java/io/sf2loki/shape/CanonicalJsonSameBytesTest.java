@@ -128,6 +128,34 @@ class CanonicalJsonSameBytesTest {
     return into;
   }
 
+  @Test
+  void randomStringsQuoteAsTheCharByCharWriterDid() {
+    // Characters on either side of every escape boundary, runs of them and surrogates, as a
+    // String and as another CharSequence.
+    char[] alphabet = {
+      'a', 'Z', ' ', '~', '\u007f', '\u001f', '\u0000', '"', '\\', '/', '\n', '\r', '\t', '\b',
+      '\f', '\u00e9', '\u20ac', '\ud83d', '\ude00', '\uffff'
+    };
+    Random random = new Random(36);
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(40);
+      for (int k = 0; k < length; k++) {
+        char c = alphabet[random.nextInt(alphabet.length)];
+        text.append(String.valueOf(c).repeat(1 + random.nextInt(random.nextBoolean() ? 1 : 20)));
+      }
+      StringBuilder expected = new StringBuilder("prefix");
+      Reference.quoted(expected, text);
+      StringBuilder fromString = new StringBuilder("prefix");
+      CanonicalJson.appendQuoted(fromString, text.toString());
+      StringBuilder fromBuilder = new StringBuilder("prefix");
+      CanonicalJson.appendQuoted(fromBuilder, text);
+
+      assertThat(fromString.toString()).isEqualTo(expected.toString());
+      assertThat(fromBuilder.toString()).isEqualTo(expected.toString());
+    }
+  }
+
   /** The writer as it was before the shortcuts: every object's entries listed and sorted. */
   static final class Reference {
     static String write(Object value) {
@@ -140,7 +168,7 @@ class CanonicalJsonSameBytesTest {
       if (value == null) {
         out.append("null");
       } else if (value instanceof CharSequence s) {
-        CanonicalJson.appendQuoted(out, s);
+        quoted(out, s);
       } else if (value instanceof Boolean b) {
         out.append(b.booleanValue());
       } else if (value instanceof Map<?, ?> m) {
@@ -151,7 +179,7 @@ class CanonicalJsonSameBytesTest {
         out.append('{');
         for (int i = 0; i < entries.size(); i++) {
           out.append(i > 0 ? ", " : "");
-          CanonicalJson.appendQuoted(out, entries.get(i).getKey());
+          quoted(out, entries.get(i).getKey());
           out.append(": ");
           append(out, entries.get(i).getValue());
         }
@@ -166,22 +194,52 @@ class CanonicalJsonSameBytesTest {
         }
         out.append(']');
       } else if (value instanceof byte[] bytes) {
-        CanonicalJson.appendQuoted(out, Base64.getEncoder().encodeToString(bytes));
+        quoted(out, Base64.getEncoder().encodeToString(bytes));
       } else if (value instanceof Double || value instanceof Float) {
         double d = ((Number) value).doubleValue();
         if (Double.isFinite(d)) {
           out.append(CanonicalJsonTest.pythonRepr(d));
         } else {
-          CanonicalJson.appendQuoted(
-              out, Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+          quoted(out, Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
         }
       } else if (value instanceof BigDecimal || value instanceof BigInteger) {
         out.append(value);
       } else if (value instanceof Number n) {
         out.append(n.longValue());
       } else {
-        CanonicalJson.appendQuoted(out, value.toString());
+        quoted(out, value.toString());
       }
+    }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** The string writer as it was before the bulk appends: one character at a time. */
+    static void quoted(StringBuilder out, CharSequence s) {
+      out.append('"');
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        switch (c) {
+          case '"' -> out.append("\\\"");
+          case '\\' -> out.append("\\\\");
+          case '\n' -> out.append("\\n");
+          case '\r' -> out.append("\\r");
+          case '\t' -> out.append("\\t");
+          case '\b' -> out.append("\\b");
+          case '\f' -> out.append("\\f");
+          default -> {
+            if (c < 0x20 || c > 0x7e) {
+              out.append("\\u")
+                  .append(HEX[(c >> 12) & 0xf])
+                  .append(HEX[(c >> 8) & 0xf])
+                  .append(HEX[(c >> 4) & 0xf])
+                  .append(HEX[c & 0xf]);
+            } else {
+              out.append(c);
+            }
+          }
+        }
+      }
+      out.append('"');
     }
   }
 }

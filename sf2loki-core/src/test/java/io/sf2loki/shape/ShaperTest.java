@@ -8,6 +8,7 @@ import io.sf2loki.config.ConfigProblem;
 import io.sf2loki.config.ConfigReader;
 import io.sf2loki.model.CheckpointToken;
 import io.sf2loki.model.LogEntry;
+import io.sf2loki.model.StringMap;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -70,6 +71,51 @@ class ShaperTest {
     assertThat(entry.timestampNanos())
         .isEqualTo(Instant.parse("2026-06-30T01:00:00Z").toEpochMilli() * 1_000_000L);
     assertThat(original).containsKey("LoginType"); // the cursor reads the original values
+  }
+
+  @Test
+  void securityEventDataIsNestedInTheLineWhileTheCallersRecordKeepsItsString() {
+    // No transforms: the record is copied only because the expansion rewrites it.
+    Shaper s = shaper("sources.eventlog_objects { max_label_values = 10 }");
+    Map<String, Object> original = login("0Yw000000000001AAA", "2026-06-30T01:00:00.000Z");
+    original.put("SecurityEventData", "{\"score\": 1}");
+
+    Shaped.Kept kept =
+        (Shaped.Kept)
+            s.shape(
+                TypeShaping.of("LoginEvent"),
+                original,
+                byId,
+                List.of("EventDate"),
+                Optional.empty());
+
+    assertThat(kept.entry(Optional.empty()).line())
+        .contains("\"SecurityEventData\": {\"score\": 1}");
+    assertThat(original).containsEntry("SecurityEventData", "{\"score\": 1}");
+  }
+
+  @Test
+  void aRecordWithoutItsPromotedLabelGetsTheIdentityLabelsAndOneWithItKeepsIt() {
+    Shaper s = shaper("sources.eventlog_objects { max_label_values = 10 }");
+    TypeShaping type = new TypeShaping("LoginEvent", Optional.empty(), List.of("Status"), 1.0);
+    Map<String, Object> without = login("0Yw000000000001AAA", "x");
+    without.remove("Status");
+
+    StringMap first = s.labels(type, without);
+    StringMap promoted = s.labels(type, login("0Yw000000000002AAA", "x"));
+    StringMap again = s.labels(type, without);
+
+    Map<String, String> identity =
+        Map.of("job", "sf2loki", "source", "eventlog_objects", "event_type", "LoginEvent");
+    assertThat(first).isEqualTo(identity);
+    assertThat(again).isSameAs(first);
+    assertThat(promoted)
+        .isEqualTo(
+            Map.of(
+                "job", "sf2loki",
+                "source", "eventlog_objects",
+                "event_type", "LoginEvent",
+                "Status", "Success"));
   }
 
   @Test

@@ -1,0 +1,87 @@
+package io.sf2loki.source.pubsub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sf2loki.testkit.time.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PositionAgeTest {
+
+  final ManualClock clock = new ManualClock(Instant.parse("2026-12-07T00:00:00Z"));
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final PositionAge age = new PositionAge("/event/T", clock, new PubSubMetrics(registry));
+
+  double gauge() {
+    return registry
+        .get("sf2loki_pubsub_position_age_seconds")
+        .tag("topic", "/event/T")
+        .gauge()
+        .value();
+  }
+
+  @Test
+  void aCommittedPositionCountsFromWhenItsResponseWasHandedDownstream() {
+    age.emitted(List.of("a1", "a2", "a3"));
+    clock.advance(Duration.ofSeconds(10));
+    age.emitted(List.of("b1", "b2"));
+    clock.advance(Duration.ofSeconds(5));
+
+    assertThat(age.observe(Optional.of("a2"))).contains("a2");
+    assertThat(gauge()).isEqualTo(15);
+    assertThat(age.observe(Optional.of("b2"))).contains("b2");
+    assertThat(gauge()).isEqualTo(5);
+  }
+
+  @Test
+  void aPositionThisRunDidNotHandDownstreamIsNotOursAndCountsFromTheStart() {
+    age.emitted(List.of("a1"));
+    clock.advance(Duration.ofSeconds(7));
+
+    assertThat(age.observe(Optional.of("loaded"))).isEmpty();
+    assertThat(age.observe(Optional.of("loaded"))).isEmpty();
+    assertThat(gauge()).isEqualTo(7);
+  }
+
+  @Test
+  void positionsBeforeACommittedOneAreForgottenAndItStaysOurs() {
+    age.emitted(List.of("a1", "a2"));
+    age.emitted(List.of("b1", "b2"));
+
+    assertThat(age.observe(Optional.of("b1"))).contains("b1");
+    assertThat(age.observe(Optional.of("b1"))).contains("b1");
+    assertThat(age.observe(Optional.of("a2"))).isEmpty();
+    assertThat(age.observe(Optional.of("b2"))).contains("b2");
+  }
+
+  @Test
+  void aValueNotOursBecomesOursOnceItIsHandedDownstream() {
+    assertThat(age.observe(Optional.of("c1"))).isEmpty();
+    age.emitted(List.of("c1"));
+
+    assertThat(age.observe(Optional.of("c1"))).contains("c1");
+  }
+
+  @Test
+  void onlyTheNewestTenThousandPositionsAreTracked() {
+    List<String> first = new ArrayList<>();
+    for (int i = 0; i < 6_000; i++) {
+      first.add("a" + i);
+    }
+    List<String> second = new ArrayList<>();
+    for (int i = 0; i < 6_000; i++) {
+      second.add("b" + i);
+    }
+    age.emitted(first);
+    age.emitted(second);
+
+    assertThat(age.observe(Optional.of("a1999"))).isEmpty();
+    assertThat(age.observe(Optional.of("a2000"))).contains("a2000");
+    assertThat(age.observe(Optional.of("b5999"))).contains("b5999");
+  }
+}
