@@ -100,6 +100,7 @@ public final class LokiSinkTask extends SinkTask {
     egress =
         new SinkEgress(
             SinkEgress.perTask(config.egress(), settings.taskCount()),
+            settings.taskCount(),
             offsets,
             group,
             environment,

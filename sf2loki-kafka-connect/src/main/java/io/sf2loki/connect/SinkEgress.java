@@ -30,23 +30,29 @@ final class SinkEgress implements AutoCloseable {
   /** How stale the other tasks' use may get while the budget is far from spent. */
   static final Duration READ_EVERY = Duration.ofSeconds(5);
 
-  /** At this share of the budget the others' use is read before every admission. */
+  /**
+   * At this share of the budget, divided by the number of tasks, the others' use is read before
+   * every admission: until then each other task may have spent as much as this one since the last
+   * read, so the known use understates the connector's by up to that many times.
+   */
   private static final double NEAR = 0.8;
 
-  private final EgressConfig config;
   private final EgressGovernor governor;
   private final Optional<GroupUsage> usage;
   private final Optional<CommittedOffsets> offsets;
   private final EgressMetrics metrics;
   private final MeterRegistry registry;
   private final EgressWait capWait;
+  private final double nearBytes;
 
   /**
    * @param config this task's share ({@link #perTask})
+   * @param tasks how many tasks share the budget
    * @param offsets the group's committed offsets; required when a budget is set
    */
   SinkEgress(
       EgressConfig config,
+      int tasks,
       Optional<CommittedOffsets> offsets,
       String group,
       EngineEnvironment environment,
@@ -54,7 +60,7 @@ final class SinkEgress implements AutoCloseable {
     if (config.hasBudget() && offsets.isEmpty()) {
       throw new IllegalArgumentException("a daily byte budget needs the group's offsets");
     }
-    this.config = config;
+    this.nearBytes = NEAR * config.dailyByteBudget() / Math.max(1, tasks);
     this.registry = environment.metrics();
     this.metrics = new EgressMetrics(registry);
     this.offsets = offsets;
@@ -159,7 +165,7 @@ final class SinkEgress implements AutoCloseable {
     }
     if (usage.isPresent()) {
       GroupUsage u = usage.get();
-      u.refresh(u.total().bytes() + bytes >= NEAR * config.dailyByteBudget());
+      u.refresh(u.total().bytes() + bytes >= nearBytes);
       governor.observed(u.total());
     }
     return governor.admitOrHold(lane, chunk.size(), bytes, capWait);

@@ -1,7 +1,9 @@
 package io.sf2loki.connect;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
+import io.sf2loki.pipeline.PipelineMetrics;
 import io.sf2loki.pipeline.egress.EgressMetrics;
 import java.util.LinkedHashMap;
 import java.util.function.ToDoubleFunction;
@@ -45,6 +47,15 @@ final class SinkEgressMetrics {
           var counter = r.find("sf2loki_egress_budget_read_errors").counter();
           return counter == null ? 0 : counter.count();
         },
+        registry);
+    gauge(
+        metrics,
+        "egress-budget-dropped-entries",
+        "Entries dropped because the day's budget could not take them (budget_action = drop)",
+        r ->
+            r.find(PipelineMetrics.ENTRIES_DROPPED).tag("reason", "budget").counters().stream()
+                .mapToDouble(Counter::count)
+                .sum(),
         registry);
     metrics.addMetric(
         metrics.metricName(
