@@ -74,11 +74,16 @@ class SinkEgressClusterTest {
   }
 
   private void create(String name, FakeLoki loki, String action) throws Exception {
+    create(name, loki, action, cluster.bootstrapServers());
+  }
+
+  private void create(String name, FakeLoki loki, String action, String adminBootstrap)
+      throws Exception {
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", LokiSinkConnector.class.getName());
     config.put("tasks.max", "2");
     config.put("topics", "budget");
-    config.put("sf2loki.egress.admin.bootstrap.servers", cluster.bootstrapServers());
+    config.put("sf2loki.egress.admin.bootstrap.servers", adminBootstrap);
     config.put(
         "sf2loki.config",
         """
@@ -176,6 +181,26 @@ class SinkEgressClusterTest {
       assertThat(bytes).isLessThan(budget() + overshoot());
       assertThat(stored.size() + (long) dropped).isEqualTo((long) PARTITIONS * PER_PARTITION);
       assertThat(usedToday("connect-dropping")).isEqualTo(bytes);
+    }
+  }
+
+  @Test
+  void aTaskThatCannotReadTheDaysUsePushesNothingAndStaysRunning() throws Exception {
+    try (FakeLoki loki = FakeLoki.start()) {
+      // nothing listens there: the Admin client's reads time out
+      create("blind", loki, "pause", "127.0.0.1:9");
+
+      await()
+          .during(TestTiming.seconds(12))
+          .atMost(TestTiming.seconds(20))
+          .until(() -> loki.pushes().isEmpty());
+      var status = cluster.send("GET", "connectors/blind/status", null);
+      assertThat(JSON.readTree(status.body()).path("tasks").findValuesAsText("state"))
+          .hasSize(2)
+          .allMatch("RUNNING"::equals);
+      assertThat(SinkDeliveries.committed(cluster.bootstrapServers(), "blind")).isEmpty();
+      assertThat(pluginMetric("blind", "egress-budget-read-errors")).isPositive();
+      cluster.send("DELETE", "connectors/blind", null);
     }
   }
 
