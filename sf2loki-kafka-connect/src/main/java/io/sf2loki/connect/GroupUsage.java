@@ -127,8 +127,8 @@ final class GroupUsage {
         failing = true;
         LOG.warn(
             "{}; the Loki daily byte budget goes on with the last known use of the other tasks"
-                + " ({} bytes today) until a read succeeds (counted in"
-                + " sf2loki_egress_budget_read_errors)",
+                + " ({} bytes today) until a read succeeds (counted in the task's"
+                + " egress-budget-read-errors metric)",
             e.getMessage(),
             others.bytes());
       }
@@ -182,7 +182,8 @@ final class GroupUsage {
       metrics.loadError();
       LOG.warn(
           "{} of consumer group {}: the committed offset's metadata ('{}') is not a day's egress"
-              + " use ({}); it counts as 0 bytes (counted in sf2loki_egress_budget_load_errors)",
+              + " use ({}); it counts as 0 bytes (counted in the task's egress-budget-load-errors"
+              + " metric)",
           m.partition(),
           group,
           m.value().length() > 80 ? m.value().substring(0, 80) + "..." : m.value(),

@@ -261,7 +261,8 @@ public final class LokiSinkTask extends SinkTask {
     if (unreadableInARow == 1 || unreadableInARow % 10 == 0) {
       LOG.warn(
           "{}: the task does not push past a Loki daily byte budget whose use it cannot read;"
-              + " trying again in {} ({} in a row, counted in sf2loki_egress_budget_read_errors)",
+              + " trying again in {} ({} in a row, counted in the task's egress-budget-read-errors"
+              + " metric)",
           e.getMessage(),
           wait,
           unreadableInARow);

@@ -50,6 +50,15 @@ final class SinkEgressMetrics {
         registry);
     gauge(
         metrics,
+        "egress-budget-load-errors",
+        "Committed offsets' metadata that was not a day's egress use (counted as 0 bytes)",
+        r -> {
+          var counter = r.find("sf2loki_egress_budget_load_errors").counter();
+          return counter == null ? 0 : counter.count();
+        },
+        registry);
+    gauge(
+        metrics,
         "egress-budget-dropped-entries",
         "Entries dropped because the day's budget could not take them (budget_action = drop)",
         r ->
