@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +44,10 @@ import org.slf4j.LoggerFactory;
  * twice.
  *
  * <p>{@code sink.loki.egress} admits every batch first ({@link SinkEgress}). A batch the day's
- * budget cannot take under {@code pause} stays waiting: the task asks Connect to hand the records
- * again after a slice ({@link #HOLD_SLICE}, or the next UTC day if sooner), commits nothing past
- * it, and pushes it once the budget takes it. Under {@code drop} it is counted and committed past.
+ * budget cannot take under {@code pause} stays waiting: the task pauses the partitions it came
+ * from, looks at the budget again at least every {@link #HOLD_SLICE} (or at 00:00 UTC if sooner),
+ * commits nothing past it, and pushes it and resumes them once the budget takes it. Under {@code
+ * drop} it is counted and committed past.
  */
 public final class LokiSinkTask extends SinkTask {
 
@@ -67,6 +69,9 @@ public final class LokiSinkTask extends SinkTask {
   private int failuresInARow;
   private int unreadableInARow;
   private boolean holding;
+
+  /** Partitions this task paused while the budget holds their entries. */
+  private final Set<TopicPartition> paused = new HashSet<>();
 
   @Override
   public String version() {
@@ -120,7 +125,7 @@ public final class LokiSinkTask extends SinkTask {
       TopicPartition partition = new TopicPartition(record.topic(), record.kafkaPartition());
       Long upTo = bufferedUpTo.get(partition);
       if (upTo != null && record.kafkaOffset() <= upTo) {
-        continue; // handed again after a retryable failure or a hold: already waiting
+        continue; // handed again after a retryable failure: already waiting
       }
       bufferedUpTo.put(partition, record.kafkaOffset());
       SinkRecords.entry(record)
@@ -132,17 +137,40 @@ public final class LokiSinkTask extends SinkTask {
       // crashes then pushes again at most about one batch per partition
       context.requestCommit();
       if (heldUntil.isPresent()) {
-        Duration untilThen = Duration.between(clock.instant(), heldUntil.get());
-        Duration wait = untilThen.compareTo(HOLD_SLICE) < 0 ? untilThen : HOLD_SLICE;
-        context.timeout(Math.max(1, wait.toMillis()));
-        throw new RetriableException(
-            "the Loki daily byte budget is spent until "
-                + heldUntil.get()
-                + " (sink.loki.egress, budget_action = pause): "
-                + pending.size()
-                + " entries wait, nothing is committed past them; looking again in "
-                + wait);
+        hold(heldUntil.get());
+      } else {
+        release();
       }
+    }
+  }
+
+  /**
+   * Stops consuming the partitions whose entries the budget holds, and returns: Connect keeps
+   * polling (the group membership holds) and calls {@link #put} with nothing new, which looks at
+   * the budget again. Throwing {@code RetriableException} instead would have Connect log an ERROR
+   * with a stack trace at every look, for the hours until 00:00 UTC.
+   */
+  private void hold(Instant until) {
+    Set<TopicPartition> held = new HashSet<>();
+    for (PendingEntry p : pending) {
+      if (!paused.contains(p.partition())) {
+        held.add(p.partition());
+      }
+    }
+    if (!held.isEmpty()) {
+      context.pause(held.toArray(TopicPartition[]::new));
+      paused.addAll(held);
+    }
+    Duration untilThen = Duration.between(clock.instant(), until);
+    Duration wait = untilThen.compareTo(HOLD_SLICE) < 0 ? untilThen : HOLD_SLICE;
+    context.timeout(Math.max(1, wait.toMillis()));
+  }
+
+  /** The budget takes what waited: the paused partitions are read again. */
+  private void release() {
+    if (!paused.isEmpty()) {
+      context.resume(paused.toArray(TopicPartition[]::new));
+      paused.clear();
     }
   }
 
@@ -303,6 +331,7 @@ public final class LokiSinkTask extends SinkTask {
   public void close(Collection<TopicPartition> partitions) {
     pending.removeIf(p -> partitions.contains(p.partition()));
     partitions.forEach(bufferedUpTo::remove);
+    paused.removeAll(partitions);
     egress.close(List.copyOf(partitions));
   }
 

@@ -3,6 +3,9 @@ package io.sf2loki.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.pipeline.egress.DailyUsage;
 import io.sf2loki.testkit.TestTiming;
@@ -158,6 +161,34 @@ class SinkEgressClusterTest {
           .atMost(TestTiming.seconds(20))
           .until(() -> SinkDeliveries.received(loki).keySet().equals(stored));
       assertThat(usedToday("connect-paused")).isEqualTo(bytes);
+    }
+  }
+
+  @Test
+  void aTaskHeldByTheBudgetPausesItsPartitionsAndStaysRunningWithoutConnectRetryErrors()
+      throws Exception {
+    ch.qos.logback.classic.Logger workerSinkTask =
+        (ch.qos.logback.classic.Logger)
+            LoggerFactory.getLogger("org.apache.kafka.connect.runtime.WorkerSinkTask");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    workerSinkTask.addAppender(logged);
+    try (FakeLoki loki = FakeLoki.start()) {
+      create("quiet", loki, "pause");
+      Set<String> stored = settled(loki);
+      assertThat(lineBytes(stored)).isLessThan(budget() + overshoot());
+
+      // a hold is not a failure: no "RetriableException from SinkTask" at ERROR per look
+      assertThat(logged.list)
+          .filteredOn(e -> e.getLevel() == Level.ERROR)
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .isEmpty();
+      var status = cluster.send("GET", "connectors/quiet/status", null);
+      assertThat(JSON.readTree(status.body()).path("tasks").findValuesAsText("state"))
+          .hasSize(2)
+          .containsOnly("RUNNING");
+    } finally {
+      workerSinkTask.detachAppender(logged);
     }
   }
 
