@@ -3,6 +3,7 @@ package io.sf2loki.connect;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sf2loki.engine.EngineEnvironment;
+import io.sf2loki.pipeline.Sleeper;
 import io.sf2loki.spi.NamedThreadFactory;
 import io.sf2loki.spi.Ticker;
 import java.time.Clock;
@@ -21,6 +22,11 @@ final class ConnectEnvironment {
   /** The worker's environment variables, for {@code ${NAME}} and {@code SF2LOKI_} overrides. */
   static Map<String, String> variables() {
     return System.getenv();
+  }
+
+  /** How a task waits on its egress rate caps. */
+  static Sleeper sleeper() {
+    return Sleeper.SYSTEM;
   }
 
   /**

@@ -5,13 +5,11 @@ import io.sf2loki.config.ConfigLoader;
 import io.sf2loki.config.EgressConfig;
 import io.sf2loki.config.LoadedConfig;
 import io.sf2loki.config.orgs.Shards;
-import io.sf2loki.spi.Source;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -46,8 +44,23 @@ final class ConnectorSettings extends AbstractConfig {
    */
   static final String SINGLE_ORG = "default";
 
-  /** The Loki egress controls, which only the daemon applies. */
+  /** The Loki egress controls. */
   private static final String EGRESS = "sink.loki.egress";
+
+  /** The sink connector's Admin client keys' prefix ({@code sf2loki.egress.admin.<key>}). */
+  static final String EGRESS_ADMIN = "sf2loki.egress.admin.";
+
+  /** How many tasks the sink connector created; set by {@code taskConfigs}. */
+  static final String TASK_COUNT = "sf2loki.task.count";
+
+  /** The sink connector's consumer group; set by {@code taskConfigs}. */
+  static final String TASK_GROUP = "sf2loki.task.group";
+
+  /** Connect's key of a sink connector's own consumer group. */
+  static final String GROUP_OVERRIDE = "consumer.override.group.id";
+
+  /** Connect's key of the connector's name. */
+  static final String NAME = "name";
 
   /** Put before the operator's text, which may override it. */
   private static final String SINK_PLACEHOLDER =
@@ -214,36 +227,59 @@ final class ConnectorSettings extends AbstractConfig {
                 + " with the top-level sink.loki (tenant_id included): remove orgs, and run one"
                 + " sink connector per Loki tenant");
       }
-      refuseEgressControls(shards.first().config().egress());
+      requireEgressAdmin(shards.first().config().egress());
     }
     return shards;
   }
 
   /**
-   * The sink connector pushes through the Loki sink alone, without the daemon's lanes, which apply
-   * the egress budget and rate caps, and without a checkpoint store to keep the day's use in: they
-   * would be ignored, so a configuration that sets them is refused rather than silently unbounded.
+   * The daily byte budget is the connector's, across its tasks, which read its use from the
+   * consumer group's committed offsets with an Admin client: Connect does not hand a task the
+   * worker's client configuration, so the connector names the cluster.
    */
-  private static void refuseEgressControls(EgressConfig egress) {
-    List<String> set = new ArrayList<>();
-    if (egress.hasBudget()) {
-      set.add("daily_byte_budget");
-    }
-    for (Source.Lane lane : Source.Lane.values()) {
-      if (egress.caps(lane).isCapped()) {
-        set.add(lane.name().toLowerCase(Locale.ROOT) + " rate caps");
-      }
-    }
-    if (!set.isEmpty()) {
+  private void requireEgressAdmin(EgressConfig egress) {
+    String bootstrap = originalsStrings().getOrDefault(EGRESS_ADMIN + "bootstrap.servers", "");
+    if (egress.hasBudget() && bootstrap.isBlank()) {
       throw ConfigInvalidException.of(
-          EGRESS,
+          EGRESS + ".daily_byte_budget",
           EGRESS
-              + " ("
-              + String.join(", ", set)
-              + ") is not applied by the Loki sink connector: the daemon's lanes apply it and its"
-              + " checkpoint store keeps the day's use, neither of which runs under Connect;"
-              + " remove it and bound the tenant's ingestion with Loki's limits"
-              + " (ingestion_rate_mb) instead");
+              + ".daily_byte_budget is the sink connector's across its tasks, which keep the day's"
+              + " use in the consumer group's committed offsets and read it back with a Kafka Admin"
+              + " client: set "
+              + EGRESS_ADMIN
+              + "bootstrap.servers on the connector (and any security keys the worker's clients"
+              + " use, as "
+              + EGRESS_ADMIN
+              + "<admin client key>)");
+    }
+  }
+
+  /** The Admin client's configuration: the {@code sf2loki.egress.admin.} keys, prefix removed. */
+  Map<String, Object> egressAdmin() {
+    return originalsWithPrefix(EGRESS_ADMIN);
+  }
+
+  /**
+   * The sink connector's consumer group: {@code consumer.override.group.id} when the connector sets
+   * it, else Connect's {@code connect-<connector name>}.
+   */
+  String sinkGroup() {
+    Map<String, String> originals = originalsStrings();
+    String override = originals.getOrDefault(GROUP_OVERRIDE, "");
+    if (!override.isBlank()) {
+      return override.trim();
+    }
+    String given = originals.getOrDefault(TASK_GROUP, "");
+    return given.isBlank() ? "connect-" + originals.getOrDefault(NAME, "") : given;
+  }
+
+  /** How many tasks {@code taskConfigs} created, which share the rate caps; 1 if not set. */
+  int taskCount() {
+    String count = originalsStrings().getOrDefault(TASK_COUNT, "1");
+    try {
+      return Math.max(1, Integer.parseInt(count.trim()));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(TASK_COUNT + " is not a number: " + count, e);
     }
   }
 

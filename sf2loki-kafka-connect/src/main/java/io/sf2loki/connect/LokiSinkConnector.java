@@ -5,6 +5,7 @@ import io.sf2loki.config.ConfigInvalidException;
 import io.sf2loki.config.ConfigProblem;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.Config;
@@ -17,7 +18,9 @@ import org.apache.kafka.connect.sink.SinkConnector;
 /**
  * Delivers the entries the source connector wrote to Kafka into Loki with sf2loki's Loki sink
  * ({@link LokiSinkTask}). Its sf2loki configuration needs {@code sink.loki}; the other sections are
- * validated as for the daemon and otherwise unused.
+ * validated as for the daemon and otherwise unused. {@code sink.loki.egress} applies: each task
+ * gets an even share of the rate caps, and the daily byte budget is the connector's, its use kept
+ * in the consumer group's committed offsets ({@link GroupUsage}).
  */
 public final class LokiSinkConnector extends SinkConnector {
 
@@ -71,10 +74,16 @@ public final class LokiSinkConnector extends SinkConnector {
     return LokiSinkTask.class;
   }
 
-  /** Every task the same: Connect spreads the topics' partitions over them. */
+  /**
+   * Every task the same (Connect spreads the topics' partitions over them), told how many share the
+   * egress rate caps and which consumer group keeps the day's egress use.
+   */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
-    return Collections.nCopies(maxTasks, properties);
+    Map<String, String> task = new HashMap<>(properties);
+    task.put(ConnectorSettings.TASK_COUNT, String.valueOf(maxTasks));
+    task.put(ConnectorSettings.TASK_GROUP, ConnectorSettings.ofSink(properties).sinkGroup());
+    return Collections.nCopies(maxTasks, Map.copyOf(task));
   }
 
   @Override

@@ -83,6 +83,21 @@ final class SinkDeliveries {
     }
   }
 
+  /** The metadata of the offsets consumer group {@code group} committed. */
+  static Map<TopicPartition, String> committedMetadata(String bootstrap, String group)
+      throws Exception {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      Map<TopicPartition, String> out = new HashMap<>();
+      admin
+          .listConsumerGroupOffsets(group)
+          .partitionsToOffsetAndMetadata()
+          .get()
+          .forEach((partition, offset) -> out.put(partition, offset.metadata()));
+      return out;
+    }
+  }
+
   /** How many times each line arrived in a push Loki accepted, duplicates included. */
   static Map<String, Integer> received(FakeLoki loki) {
     Map<String, Integer> out = new HashMap<>();

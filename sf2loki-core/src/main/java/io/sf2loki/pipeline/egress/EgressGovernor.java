@@ -9,9 +9,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +48,8 @@ public final class EgressGovernor {
   private final EgressMetrics metrics;
   private final Map<Source.Lane, TokenBucket> bytes = new EnumMap<>(Source.Lane.class);
   private final Map<Source.Lane, TokenBucket> lines = new EnumMap<>(Source.Lane.class);
+  private final Set<Source.Lane> held =
+      Collections.synchronizedSet(EnumSet.noneOf(Source.Lane.class));
   private DailyUsage usage;
   private boolean dirty;
   private LocalDate warnedOn;
@@ -109,6 +114,41 @@ public final class EgressGovernor {
         return refused.get();
       }
     }
+    return caps(lane, lineCount, lineBytes, wait);
+  }
+
+  /**
+   * As {@link #admit}, for a caller that must not wait for the next UTC day (the Kafka Connect sink
+   * task, whose consumer would leave its group): a batch the day's budget cannot take under {@code
+   * pause} is {@link Admission.Hold held}, and the caller keeps it and asks again. The lane counts
+   * as paused (gauge, one log line) from the first hold until a batch of it fits again. Rate caps
+   * still wait through {@code wait} (at most about a second: a bucket holds one second of rate).
+   */
+  public Admission admitOrHold(Source.Lane lane, long lineCount, long lineBytes, EgressWait wait)
+      throws InterruptedException {
+    if (config.hasBudget() && !config.isExempt(lane)) {
+      if (!fits(lineBytes)) {
+        if (config.action() == EgressConfig.BudgetAction.DROP) {
+          warnDropped(lane, lineBytes);
+          return new Admission.Drop();
+        }
+        LocalDate until = today().plusDays(1);
+        if (held.add(lane)) {
+          metrics.paused(lane, until);
+          logPaused(lane, until);
+        }
+        return new Admission.Hold(until.atStartOfDay(ZoneOffset.UTC).toInstant());
+      }
+      if (held.remove(lane)) {
+        metrics.resumed(lane);
+        logResumed(lane);
+      }
+    }
+    return caps(lane, lineCount, lineBytes, wait);
+  }
+
+  private Admission caps(Source.Lane lane, long lineCount, long lineBytes, EgressWait wait)
+      throws InterruptedException {
     Duration due = Duration.ZERO;
     TokenBucket b = bytes.get(lane);
     if (b != null) {
@@ -139,14 +179,7 @@ public final class EgressGovernor {
     }
     LocalDate until = today().plusDays(1);
     metrics.paused(lane, until);
-    LOG.warn(
-        "{} lane: Loki daily byte budget spent ({} of {} bytes on {} UTC); pushes pause until"
-            + " {}T00:00Z, sources hold their positions, nothing is dropped",
-        lane,
-        usedToday(),
-        config.dailyByteBudget(),
-        until.minusDays(1),
-        until);
+    logPaused(lane, until);
     try {
       while (!fits(lineBytes)) {
         if (wait.stopping()) {
@@ -161,8 +194,23 @@ public final class EgressGovernor {
     } finally {
       metrics.resumed(lane);
     }
-    LOG.info("{} lane: a new UTC day's Loki byte budget; pushes resume", lane);
+    logResumed(lane);
     return Optional.empty();
+  }
+
+  private void logPaused(Source.Lane lane, LocalDate until) {
+    LOG.warn(
+        "{} lane: Loki daily byte budget spent ({} of {} bytes on {} UTC); pushes pause until"
+            + " {}T00:00Z, positions hold (nothing is committed past), nothing is dropped",
+        lane,
+        usedToday(),
+        config.dailyByteBudget(),
+        until.minusDays(1),
+        until);
+  }
+
+  private static void logResumed(Source.Lane lane) {
+    LOG.info("{} lane: the Loki byte budget takes the next batch; pushes resume", lane);
   }
 
   /** True when today's budget takes {@code lineBytes} more; the day's first batch always fits. */
@@ -173,6 +221,22 @@ public final class EgressGovernor {
 
   private synchronized long usedToday() {
     return usage.bytes();
+  }
+
+  /**
+   * Replaces the day's use with {@code total}, counted elsewhere: the Kafka Connect sink
+   * connector's tasks share one budget and read its use back from Kafka. A total of another day is
+   * ignored.
+   */
+  public synchronized void observed(DailyUsage total) {
+    if (!config.hasBudget()) {
+      return;
+    }
+    roll();
+    if (total.date().equals(usage.date()) && total.bytes() != usage.bytes()) {
+      usage = total; // not dirty: this use is stored where it was counted
+      metrics.used(usage.bytes());
+    }
   }
 
   /** Counts {@code lineBytes} Loki accepted on {@code lane} (exempt lanes too). */

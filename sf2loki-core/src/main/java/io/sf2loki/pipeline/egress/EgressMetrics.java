@@ -76,7 +76,8 @@ public final class EgressMetrics {
     throttled.get(lane).increment(waited.toNanos() / 1e9);
   }
 
-  void loadError() {
+  /** Counts a stored day's use that could not be read. */
+  public void loadError() {
     loadErrors.increment();
   }
 

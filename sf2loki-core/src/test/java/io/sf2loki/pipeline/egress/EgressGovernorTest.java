@@ -269,4 +269,56 @@ class EgressGovernorTest {
 
     assertThat(wait.waits).isEmpty();
   }
+
+  @Test
+  void admitOrHoldHoldsABatchPastTheBudgetUntilTheNextUtcDayWithoutWaiting() throws Exception {
+    EgressGovernor g = governor(budget(1000, BudgetAction.PAUSE, Set.of()), Map.of());
+    g.pushed(Lane.BULK, 900);
+    MovingWait wait = new MovingWait();
+
+    assertThat(g.admitOrHold(Lane.BULK, 10, 200, wait))
+        .isEqualTo(new Admission.Hold(Instant.parse("2026-12-03T00:00:00Z")));
+    assertThat(wait.waits).isEmpty();
+    assertThat(metrics.pausedUntil()).contains(LocalDate.parse("2026-12-03"));
+  }
+
+  @Test
+  void aHeldLaneStaysPausedUntilABatchFitsAgain() throws Exception {
+    EgressGovernor g = governor(budget(1000, BudgetAction.PAUSE, Set.of()), Map.of());
+    g.pushed(Lane.BULK, 900);
+    MovingWait wait = new MovingWait();
+    g.admitOrHold(Lane.BULK, 10, 200, wait);
+    g.admitOrHold(Lane.BULK, 10, 200, wait);
+    assertThat(metrics.pausedUntil()).isPresent();
+
+    clock.set(Instant.parse("2026-12-03T00:00:00Z"));
+
+    assertThat(g.admitOrHold(Lane.BULK, 10, 200, wait)).isInstanceOf(Admission.Admit.class);
+    assertThat(metrics.pausedUntil()).isEmpty();
+  }
+
+  @Test
+  void admitOrHoldDropsUnderTheDropActionAndLetsExemptLanesPass() throws Exception {
+    EgressGovernor g = governor(budget(1000, BudgetAction.DROP, Set.of(Lane.STREAMING)), Map.of());
+    g.pushed(Lane.BULK, 900);
+    MovingWait wait = new MovingWait();
+
+    assertThat(g.admitOrHold(Lane.BULK, 10, 200, wait)).isInstanceOf(Admission.Drop.class);
+    assertThat(g.admitOrHold(Lane.STREAMING, 10, 200, wait)).isInstanceOf(Admission.Admit.class);
+  }
+
+  @Test
+  void anObservedUseOfTodayReplacesTheCountedOneAndAnotherDaysIsIgnored() throws Exception {
+    EgressGovernor g = governor(budget(1000, BudgetAction.PAUSE, Set.of()), Map.of());
+    g.pushed(Lane.BULK, 100);
+
+    g.observed(new DailyUsage(LocalDate.parse("2026-12-01"), 5000));
+    assertThat(g.admitOrHold(Lane.BULK, 1, 800, new MovingWait()))
+        .isInstanceOf(Admission.Admit.class);
+
+    g.observed(new DailyUsage(LocalDate.parse("2026-12-02"), 950));
+    assertThat(g.admitOrHold(Lane.BULK, 1, 100, new MovingWait()))
+        .isInstanceOf(Admission.Hold.class);
+    assertThat(registry.get("sf2loki_egress_budget_used_bytes").gauge().value()).isEqualTo(950);
+  }
 }
