@@ -91,12 +91,13 @@ final class ChildBroker implements AutoCloseable {
             "-c",
             file.toString());
     Process formatting = launch(prefix, classPath, format, dir.resolve("format.log"));
-    if (!formatting.waitFor(2, TimeUnit.MINUTES) || formatting.exitValue() != 0) {
-      formatting.destroyForcibly();
+    boolean formatted = formatting.waitFor(2, TimeUnit.MINUTES) && formatting.exitValue() == 0;
+    formatting.destroyForcibly();
+    LIVE.remove(formatting);
+    if (!formatted) {
       throw new IllegalStateException(
           "formatting the broker's storage failed:\n" + tail(dir.resolve("format.log"), 40));
     }
-    LIVE.remove(formatting);
     Process process = launch(prefix, classPath, List.of("kafka.Kafka", file.toString()), log);
     ChildBroker broker = new ChildBroker(process, log, port);
     try {

@@ -195,7 +195,12 @@ final class ConnectThroughputBenchmark {
             dir.resolve("kafka"), BenchCpus.on(cpus), System.getProperty("java.class.path"));
     pids.put("kafka", broker.pid());
     say("broker pid " + broker.pid() + " on CPUs " + cpus + ", " + broker.bootstrapServers());
-    return ConnectCluster.over(broker, 1);
+    try {
+      return ConnectCluster.over(broker, 1);
+    } catch (RuntimeException e) {
+      broker.close();
+      throw e;
+    }
   }
 
   private void record(
