@@ -1,6 +1,7 @@
 package io.sf2loki.connect;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,7 +110,11 @@ final class BenchCpus {
    * CPU times at one instant: each named process's (user + system), and each CPU's busy and total
    * time, whoever ran on it (the machine may be shared).
    */
-  record Sample(long nanos, Map<String, Long> processTicks, Map<String, long[]> cpuTicks) {
+  record Sample(
+      long nanos,
+      long callerCpuNanos,
+      Map<String, Long> processTicks,
+      Map<String, long[]> cpuTicks) {
 
     static Sample of(Map<String, Long> pids) {
       Map<String, Long> processes = new LinkedHashMap<>();
@@ -126,7 +131,8 @@ final class BenchCpus {
           cpus.put(f[0], new long[] {total - idle, total});
         }
       }
-      return new Sample(System.nanoTime(), processes, cpus);
+      long caller = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+      return new Sample(System.nanoTime(), caller, processes, cpus);
     }
 
     /** Fields 14 and 15 of /proc/pid/stat, after the command's parenthesised name. */
@@ -137,8 +143,9 @@ final class BenchCpus {
     }
 
     /**
-     * Since {@code before}: each process's CPU time in cores (1.00: one core all the time), each
-     * CPU's busy share, e.g. {@code cores: bench 0.98, kafka 0.31; busy: cpu0 100%, cpu1 45%}.
+     * Since {@code before}, both taken on the same thread: each process's CPU time in cores (1.00:
+     * one core all the time) and that thread's, each CPU's busy share, e.g. {@code cores: bench
+     * 0.98, kafka 0.31, main thread 0.12; busy: cpu0 100%, cpu1 45%}.
      */
     String since(Sample before) {
       double seconds = (nanos - before.nanos) / 1e9;
@@ -158,6 +165,13 @@ final class BenchCpus {
             double share = (double) (ticks[0] - was[0]) / Math.max(1, ticks[1] - was[1]);
             busy.add(String.format(Locale.ROOT, "%s %.0f%%", cpu, share * 100));
           });
+      // the calling thread: the bench's main thread, which runs the source rounds' counting
+      // consumer
+      cores.add(
+          String.format(
+              Locale.ROOT,
+              "main thread %.2f",
+              (callerCpuNanos - before.callerCpuNanos) / 1e9 / seconds));
       return "cores: " + String.join(", ", cores) + "; busy: " + String.join(", ", busy);
     }
   }
