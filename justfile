@@ -100,7 +100,9 @@ bench-e2e-otlp *ARGS:
 # Kafka Connect: entries/s of the source connector (fake org -> topic) and the sink connector
 # (topic -> fake Loki) next to the daemon's engine (fake org -> fake Loki), alternating in one run,
 # one distributed worker over a KRaft broker in the same JVM (docs/performance.md). Options are
-# key=value: `just bench-connect rounds=3 types=4 hours=6 rows=10000 tasks=1`.
+# key=value: `just bench-connect rounds=3 types=4 hours=6 rows=10000 tasks=1`. `kafka_cpus=1
+# bench_cpus=0` runs the broker in a JVM of its own pinned to CPU 1 (taskset) and pins the bench
+# JVM (engine, Connect worker, fakes, counting consumer) to CPU 0: Kafka off sf2loki's core.
 bench-connect *ARGS:
     {{mvn}} -q -pl sf2loki-kafka-connect -am -Pbench-connect "-Dbench.jvm=${BENCH_JVM:--Xmx2g}" '-Dbench.args={{ARGS}}' process-test-classes
 

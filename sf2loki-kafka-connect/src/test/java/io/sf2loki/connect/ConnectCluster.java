@@ -26,20 +26,26 @@ import org.apache.kafka.connect.runtime.distributed.DistributedHerder;
 
 /**
  * A real Kafka and real Connect workers in the test JVM: one combined KRaft node (broker and
- * controller, {@link KafkaClusterTestKit}) and distributed-mode workers started as {@code
- * connect-distributed} starts them, driven through their REST API. Connect's own test cluster
- * ({@code EmbeddedConnectCluster}) ships in a test artifact the registry does not serve.
+ * controller, {@link KafkaClusterTestKit}; for the bench, optionally a {@link ChildBroker}) and
+ * distributed-mode workers started as {@code connect-distributed} starts them, driven through their
+ * REST API. Connect's own test cluster ({@code EmbeddedConnectCluster}) ships in a test artifact
+ * the registry does not serve.
  */
 final class ConnectCluster implements AutoCloseable {
 
-  private final KafkaClusterTestKit kafka;
+  private final String bootstrap;
+
+  /** The broker: in this JVM, or the bench's {@link ChildBroker}. */
+  private final AutoCloseable kafka;
+
   private final List<Connect<DistributedHerder>> workers = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
   private final String group = "sf2loki-connect-" + UUID.randomUUID();
 
   private final boolean exactlyOnce;
 
-  private ConnectCluster(KafkaClusterTestKit kafka, boolean exactlyOnce) {
+  private ConnectCluster(String bootstrap, AutoCloseable kafka, boolean exactlyOnce) {
+    this.bootstrap = bootstrap;
     this.kafka = kafka;
     this.exactlyOnce = exactlyOnce;
   }
@@ -74,7 +80,15 @@ final class ConnectCluster implements AutoCloseable {
     kafka.format();
     kafka.startup();
     kafka.waitForReadyBrokers();
-    ConnectCluster cluster = new ConnectCluster(kafka, exactlyOnce);
+    return withWorkers(new ConnectCluster(kafka.bootstrapServers(), kafka, exactlyOnce), workers);
+  }
+
+  /** In-JVM workers over a broker in a JVM of its own; closing the cluster stops the broker. */
+  static ConnectCluster over(ChildBroker broker, int workers) {
+    return withWorkers(new ConnectCluster(broker.bootstrapServers(), broker, false), workers);
+  }
+
+  private static ConnectCluster withWorkers(ConnectCluster cluster, int workers) {
     for (int i = 0; i < workers; i++) {
       cluster.addWorker();
     }
@@ -82,7 +96,7 @@ final class ConnectCluster implements AutoCloseable {
   }
 
   String bootstrapServers() {
-    return kafka.bootstrapServers();
+    return bootstrap;
   }
 
   /** Starts one more worker of the group, in this JVM. */
@@ -100,7 +114,7 @@ final class ConnectCluster implements AutoCloseable {
    */
   Map<String, String> workerProperties(String group, boolean exactlyOnce) {
     Map<String, String> props = new HashMap<>();
-    props.put("bootstrap.servers", kafka.bootstrapServers());
+    props.put("bootstrap.servers", bootstrap);
     props.put("group.id", group);
     props.put("offset.storage.topic", group + "-offsets");
     props.put("config.storage.topic", group + "-configs");
@@ -162,7 +176,7 @@ final class ConnectCluster implements AutoCloseable {
   /** Every record of {@code topic}, values as the JSON the converter wrote. */
   List<ConsumerRecord<String, String>> readAll(String topic) {
     Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID());
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -190,7 +204,7 @@ final class ConnectCluster implements AutoCloseable {
    */
   long recordsIn(String topic) {
     Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     try (KafkaConsumer<String, String> consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
@@ -208,7 +222,7 @@ final class ConnectCluster implements AutoCloseable {
    */
   List<ConsumerRecord<String, String>> readToEnd(String topic) {
     Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");

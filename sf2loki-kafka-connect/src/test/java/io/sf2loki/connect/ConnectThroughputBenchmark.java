@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,6 +57,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * source.sf2loki.record.format=json} wrote. {@code variants=,json} runs a source and a sink round
  * per variant after each daemon round (the empty name: the options above alone); {@code
  * json.source.<key>=<value>} and {@code json.sink.<key>=<value>} add variant {@code json}'s own.
+ *
+ * <p>{@code kafka_cpus=<cpu list>} runs the broker in a JVM of its own ({@link ChildBroker}) on
+ * those CPUs ({@code taskset -c}), as brokers run on other machines in production; {@code
+ * bench_cpus=<cpu list>} pins this JVM (the engine, the Connect worker, the fake org, the fake Loki
+ * and the counting consumer) to those, before any of them starts: {@code kafka_cpus=1 bench_cpus=0}
+ * gives the daemon and the connectors the same one core. Each round prints the CPU time of this JVM
+ * and of the broker's in cores, and each CPU's busy share, whoever used it.
  */
 final class ConnectThroughputBenchmark {
 
@@ -66,6 +74,11 @@ final class ConnectThroughputBenchmark {
   private final List<String> types = new ArrayList<>();
   private final long total;
   private final Path dir;
+
+  /** The processes whose CPU time each round reports: this JVM, and a child broker's. */
+  private final Map<String, Long> pids =
+      new LinkedHashMap<>(Map.of("bench", ProcessHandle.current().pid()));
+
   private final ScheduledExecutorService forgetter =
       Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("bench-loki-forget"));
 
@@ -94,6 +107,14 @@ final class ConnectThroughputBenchmark {
     for (String a : args) {
       String[] kv = a.split("=", 2);
       options.put(kv[0], kv.length > 1 ? kv[1] : "true");
+    }
+    String benchCpus = options.get("bench_cpus");
+    if (options.containsKey("kafka_cpus")) {
+      BenchCpus.checked("kafka_cpus", options.get("kafka_cpus"));
+    }
+    if (benchCpus != null) {
+      // before the fake org's, the broker's and the workers' threads start: they inherit it
+      BenchCpus.pinThisJvm(BenchCpus.checked("bench_cpus", benchCpus));
     }
     ConnectThroughputBenchmark bench = new ConnectThroughputBenchmark(options);
     say(
@@ -133,14 +154,17 @@ final class ConnectThroughputBenchmark {
       names.add("source connector" + suffix);
       names.add("sink connector" + suffix);
     }
-    try (ConnectCluster cluster = ConnectCluster.start(dir.resolve("kafka"), 1)) {
+    try (ConnectCluster cluster = cluster()) {
       for (int round = 1; round <= integer("rounds", 3); round++) {
-        record("daemon", round, daemon(round), rates);
+        BenchCpus.Sample before = BenchCpus.Sample.of(pids);
+        record("daemon", round, daemon(round), rates, before);
         for (String v : variants) {
           String suffix = v.isEmpty() ? "" : " [" + v + "]";
           String id = round + (v.isEmpty() ? "" : "-" + v);
-          record("source connector" + suffix, round, source(cluster, id, v), rates);
-          record("sink connector" + suffix, round, sink(cluster, id, v), rates);
+          before = BenchCpus.Sample.of(pids);
+          record("source connector" + suffix, round, source(cluster, id, v), rates, before);
+          before = BenchCpus.Sample.of(pids);
+          record("sink connector" + suffix, round, sink(cluster, id, v), rates, before);
         }
       }
     }
@@ -160,7 +184,31 @@ final class ConnectThroughputBenchmark {
     org.close();
   }
 
-  private void record(String name, int round, double rate, Map<String, List<Double>> rates) {
+  /** The broker in this JVM, or with {@code kafka_cpus} in a JVM of its own on those CPUs. */
+  private ConnectCluster cluster() throws Exception {
+    String cpus = options.get("kafka_cpus");
+    if (cpus == null) {
+      return ConnectCluster.start(dir.resolve("kafka"), 1);
+    }
+    ChildBroker broker =
+        ChildBroker.start(
+            dir.resolve("kafka"), BenchCpus.on(cpus), System.getProperty("java.class.path"));
+    pids.put("kafka", broker.pid());
+    say("broker pid " + broker.pid() + " on CPUs " + cpus + ", " + broker.bootstrapServers());
+    try {
+      return ConnectCluster.over(broker, 1);
+    } catch (RuntimeException e) {
+      broker.close();
+      throw e;
+    }
+  }
+
+  private void record(
+      String name,
+      int round,
+      double rate,
+      Map<String, List<Double>> rates,
+      BenchCpus.Sample before) {
     rates.computeIfAbsent(name, k -> new ArrayList<>()).add(rate);
     // the round's wall-clock span, to cut a JFR recording by round
     Instant end = Instant.now();
@@ -168,13 +216,14 @@ final class ConnectThroughputBenchmark {
     say(
         String.format(
             Locale.ROOT,
-            "round %d %-24s %,10.0f entries/s, %s..%s, load %s",
+            "round %d %-24s %,10.0f entries/s, %s..%s, load %s, %s",
             round,
             name,
             rate,
             start,
             end,
-            load()));
+            load(),
+            BenchCpus.Sample.of(pids).since(before)));
   }
 
   /** Fake org -> the daemon's engine -> fake Loki. */
