@@ -3,22 +3,16 @@ package io.sf2loki.connect;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -41,14 +35,6 @@ final class ChildBroker implements AutoCloseable {
   /** kafka-server-start's own heap and collector settings. */
   private static final List<String> JVM_FLAGS =
       List.of("-Xmx1g", "-Xms1g", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20");
-
-  /** Every child not yet stopped: killed when the bench JVM exits, however it exits. */
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "broker-reaper"));
-  }
 
   private final Process process;
   private final Path log;
@@ -73,8 +59,8 @@ final class ChildBroker implements AutoCloseable {
   static ChildBroker start(Path dir, List<String> prefix, String classPath)
       throws IOException, InterruptedException {
     Files.createDirectories(dir);
-    int port = freePort();
-    int controllerPort = freePort();
+    int port = ChildJvms.freePort();
+    int controllerPort = ChildJvms.freePort();
     Properties props = new Properties();
     props.putAll(new TreeMap<>(serverProperties(dir, port, controllerPort)));
     Path file = dir.resolve("server.properties");
@@ -93,10 +79,11 @@ final class ChildBroker implements AutoCloseable {
     Process formatting = launch(prefix, classPath, format, dir.resolve("format.log"));
     boolean formatted = formatting.waitFor(2, TimeUnit.MINUTES) && formatting.exitValue() == 0;
     formatting.destroyForcibly();
-    LIVE.remove(formatting);
+    ChildJvms.ended(formatting);
     if (!formatted) {
       throw new IllegalStateException(
-          "formatting the broker's storage failed:\n" + tail(dir.resolve("format.log"), 40));
+          "formatting the broker's storage failed:\n"
+              + ChildJvms.tail(dir.resolve("format.log"), 40));
     }
     Process process = launch(prefix, classPath, List.of("kafka.Kafka", file.toString()), log);
     ChildBroker broker = new ChildBroker(process, log, port);
@@ -134,26 +121,7 @@ final class ChildBroker implements AutoCloseable {
 
   private static Process launch(
       List<String> prefix, String classPath, List<String> main, Path output) throws IOException {
-    List<String> command = new ArrayList<>(prefix);
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_FLAGS);
-    command.add("-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener");
-    command.add("-cp");
-    command.add(classPath);
-    command.addAll(main);
-    Process process =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.to(output.toFile()))
-            .start();
-    LIVE.add(process);
-    return process;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return ChildJvms.launch(prefix, JVM_FLAGS, classPath, main, output);
   }
 
   private void awaitReady(Duration timeout) {
@@ -166,7 +134,10 @@ final class ChildBroker implements AutoCloseable {
               () -> {
                 if (!process.isAlive()) {
                   throw new IllegalStateException(
-                      "the broker exited with " + process.exitValue() + ":\n" + tail(log, 60));
+                      "the broker exited with "
+                          + process.exitValue()
+                          + ":\n"
+                          + ChildJvms.tail(log, 60));
                 }
                 try (Socket socket = new Socket()) {
                   socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
@@ -177,7 +148,7 @@ final class ChildBroker implements AutoCloseable {
               });
     } catch (ConditionTimeoutException e) {
       throw new IllegalStateException(
-          "the broker did not listen within " + timeout + ":\n" + tail(log, 60), e);
+          "the broker did not listen within " + timeout + ":\n" + ChildJvms.tail(log, 60), e);
     }
     try (Admin admin =
         Admin.create(
@@ -192,7 +163,10 @@ final class ChildBroker implements AutoCloseable {
               () -> {
                 if (!process.isAlive()) {
                   throw new IllegalStateException(
-                      "the broker exited with " + process.exitValue() + ":\n" + tail(log, 60));
+                      "the broker exited with "
+                          + process.exitValue()
+                          + ":\n"
+                          + ChildJvms.tail(log, 60));
                 }
                 try {
                   return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
@@ -202,7 +176,7 @@ final class ChildBroker implements AutoCloseable {
               });
     } catch (ConditionTimeoutException e) {
       throw new IllegalStateException(
-          "the broker did not answer within " + timeout + ":\n" + tail(log, 60), e);
+          "the broker did not answer within " + timeout + ":\n" + ChildJvms.tail(log, 60), e);
     }
   }
 
@@ -212,15 +186,6 @@ final class ChildBroker implements AutoCloseable {
 
   long pid() {
     return process.pid();
-  }
-
-  private static String tail(Path file, int lines) {
-    try {
-      List<String> all = Files.readAllLines(file, StandardCharsets.ISO_8859_1);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** SIGTERM (a controlled shutdown), SIGKILL after 30 s; waits until the process is gone. */
@@ -236,6 +201,6 @@ final class ChildBroker implements AutoCloseable {
       Thread.currentThread().interrupt();
       process.destroyForcibly();
     }
-    LIVE.remove(process);
+    ChildJvms.ended(process);
   }
 }

@@ -4,14 +4,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,9 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -39,17 +34,6 @@ final class ChildWorker implements AutoCloseable {
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-  /**
-   * Every child not yet killed: killed when the test JVM exits, should a test leave one behind (a
-   * surefire timeout, an exception before the test's own clean-up).
-   */
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-  static {
-    Runtime.getRuntime()
-        .addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "child-reaper"));
-  }
 
   private final String name;
   private final Process process;
@@ -101,7 +85,7 @@ final class ChildWorker implements AutoCloseable {
 
   private static ChildWorker launch(
       Path dir, String name, Map<String, String> worker, String classPath) throws IOException {
-    int port = freePort();
+    int port = ChildJvms.freePort();
     Properties props = new Properties();
     props.putAll(new TreeMap<>(worker));
     props.put("listeners", "http://127.0.0.1:" + port);
@@ -110,28 +94,16 @@ final class ChildWorker implements AutoCloseable {
       props.store(out, "ChildWorker " + name);
     }
     Path log = dir.resolve(name + ".log");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_FLAGS);
-    command.add(TestTiming.jvmArgument());
-    command.add("-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener");
-    command.add("-cp");
-    command.add(classPath);
-    command.add("org.apache.kafka.connect.cli.ConnectDistributed");
-    command.add(file.toString());
+    List<String> flags = new ArrayList<>(JVM_FLAGS);
+    flags.add(TestTiming.jvmArgument());
     Process process =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
-            .start();
-    LIVE.add(process);
+        ChildJvms.launch(
+            List.of(),
+            flags,
+            classPath,
+            List.of("org.apache.kafka.connect.cli.ConnectDistributed", file.toString()),
+            log);
     return new ChildWorker(name, process, log, port);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private void awaitRest(Duration timeout) {
@@ -198,17 +170,12 @@ final class ChildWorker implements AutoCloseable {
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("worker " + name + " (pid " + process.pid() + ") survived");
     }
-    LIVE.remove(process);
+    ChildJvms.ended(process);
   }
 
   /** The last {@code lines} lines of the worker's output. */
   String logTail(int lines) {
-    try {
-      List<String> all = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ChildJvms.tail(log, lines);
   }
 
   @Override
