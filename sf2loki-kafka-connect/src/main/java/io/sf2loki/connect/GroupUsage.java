@@ -54,6 +54,7 @@ final class GroupUsage {
   private final EgressMetrics metrics;
   private final Counter readErrors;
   private final Map<TopicPartition, DailyUsage> own = new HashMap<>();
+  private final Map<TopicPartition, Long> ownCommitted = new HashMap<>();
   private final Set<TopicPartition> unread = new HashSet<>();
   private final Map<TopicPartition, String> warnedMalformed = new HashMap<>();
   private DailyUsage others;
@@ -95,6 +96,7 @@ final class GroupUsage {
   /** Partitions taken away: their use is another task's now. */
   void close(Collection<TopicPartition> partitions) {
     partitions.forEach(own::remove);
+    partitions.forEach(ownCommitted::remove);
     unread.removeAll(partitions);
   }
 
@@ -142,6 +144,7 @@ final class GroupUsage {
     readOnce = true;
     LocalDate today = today();
     long sum = 0;
+    ownCommitted.clear();
     for (Map.Entry<TopicPartition, OffsetAndMetadata> e : committed.entrySet()) {
       if (e.getValue() == null) {
         continue;
@@ -149,7 +152,10 @@ final class GroupUsage {
       long bytes = bytes(stored(e.getKey(), e.getValue().metadata(), today));
       if (unread.remove(e.getKey())) {
         own.put(e.getKey(), new DailyUsage(today, bytes));
-      } else if (!own.containsKey(e.getKey())) {
+        ownCommitted.put(e.getKey(), bytes);
+      } else if (own.containsKey(e.getKey())) {
+        ownCommitted.put(e.getKey(), bytes);
+      } else {
         sum += bytes;
       }
     }
@@ -196,6 +202,18 @@ final class GroupUsage {
   void pushed(TopicPartition partition, long lineBytes) {
     DailyUsage current = ownToday(partition);
     own.put(partition, new DailyUsage(current.date(), current.bytes() + lineBytes));
+  }
+
+  /**
+   * The bytes this task pushed today that its partitions' committed offsets, as last read, do not
+   * carry yet: what the other tasks cannot see of its use.
+   */
+  long unconfirmed() {
+    long sum = 0;
+    for (TopicPartition p : own.keySet()) {
+      sum += Math.max(0, ownToday(p).bytes() - ownCommitted.getOrDefault(p, 0L));
+    }
+    return sum;
   }
 
   /** The connector's use today: the others' as last read, this task's live. */

@@ -13,6 +13,7 @@ import io.sf2loki.pipeline.egress.EgressMetrics;
 import io.sf2loki.pipeline.egress.EgressWait;
 import io.sf2loki.source.pubsub.PubSubSource;
 import io.sf2loki.spi.Source;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
@@ -31,13 +32,20 @@ final class SinkEgress implements AutoCloseable {
   static final Duration READ_EVERY = Duration.ofSeconds(5);
 
   /**
-   * At this share of the budget, divided by the number of tasks, the others' use is read before
-   * every admission: until then each other task may have spent as much as this one since the last
-   * read, so the known use understates the connector's by up to that many times.
+   * From this share of the budget, divided by the number of tasks, on (as this task knows the use),
+   * the others' use is read before every admission, and a batch waits until the task's previous
+   * pushes show in its committed offsets: every task then has at most one batch the others cannot
+   * see, which bounds the overshoot. Connect commits asynchronously, so without the wait a task
+   * pushing fast runs many batches ahead of what the others read.
    */
-  private static final double NEAR = 0.8;
+  private static final double NEAR = 0.5;
+
+  /** How soon a batch that waits for the task's own commit to land is tried again. */
+  static final Duration CONFIRM_WAIT = Duration.ofMillis(20);
 
   private final EgressGovernor governor;
+  private final EgressConfig config;
+  private final Clock clock;
   private final Optional<GroupUsage> usage;
   private final Optional<CommittedOffsets> offsets;
   private final EgressMetrics metrics;
@@ -61,6 +69,8 @@ final class SinkEgress implements AutoCloseable {
       throw new IllegalArgumentException("a daily byte budget needs the group's offsets");
     }
     this.nearBytes = NEAR * config.dailyByteBudget() / Math.max(1, tasks);
+    this.config = config;
+    this.clock = environment.clock();
     this.registry = environment.metrics();
     this.metrics = new EgressMetrics(registry);
     this.offsets = offsets;
@@ -153,7 +163,9 @@ final class SinkEgress implements AutoCloseable {
 
   /**
    * Admits {@code chunk} on {@code lane}: the budget's decision on the connector's use (read again
-   * first when near or past the budget, or stale), after any wait its caps ask for.
+   * first when near or past the budget, or stale), after any wait its caps ask for. Near the budget
+   * a non-exempt lane's batch is {@link Admission.Hold held} for {@link #CONFIRM_WAIT} while the
+   * task's previous pushes are not in its committed offsets yet.
    *
    * @throws CommittedOffsets.Unreadable when a partition's use is not known and cannot be read
    */
@@ -165,8 +177,13 @@ final class SinkEgress implements AutoCloseable {
     }
     if (usage.isPresent()) {
       GroupUsage u = usage.get();
-      u.refresh(u.total().bytes() + bytes >= nearBytes);
+      boolean near = u.total().bytes() + bytes >= nearBytes;
+      u.refresh(near);
       governor.observed(u.total());
+      if (near && !config.isExempt(lane) && u.unconfirmed() > 0) {
+        // not a spent budget: the task's last push is not in its committed offsets yet
+        return new Admission.Hold(clock.instant().plus(CONFIRM_WAIT));
+      }
     }
     return governor.admitOrHold(lane, chunk.size(), bytes, capWait);
   }

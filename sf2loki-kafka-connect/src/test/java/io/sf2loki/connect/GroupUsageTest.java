@@ -71,6 +71,26 @@ class GroupUsageTest {
   }
 
   @Test
+  void whatTheTaskPushedIsUnconfirmedUntilItsCommittedOffsetsCarryIt() throws Exception {
+    offsets.commit(P0, used("2026-12-02", 100));
+    usage.open(List.of(P0, P1));
+    usage.refresh(true);
+    assertThat(usage.unconfirmed()).isZero();
+
+    usage.pushed(P0, 30);
+    usage.pushed(P1, 20);
+    assertThat(usage.unconfirmed()).isEqualTo(50);
+
+    offsets.commit(P0, usage.metadata(P0).orElseThrow()); // P0's commit lands, P1's not yet
+    usage.refresh(true);
+    assertThat(usage.unconfirmed()).isEqualTo(20);
+
+    offsets.commit(P1, usage.metadata(P1).orElseThrow());
+    usage.refresh(true);
+    assertThat(usage.unconfirmed()).isZero();
+  }
+
+  @Test
   void theDaysUseIsTheSumOfTodaysValuesOverThePartitionsOfTheGroup() throws Exception {
     offsets.commit(P0, used("2026-12-02", 100));
     offsets.commit(P1, used("2026-12-02", 200));
