@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sf2loki.testkit.TestTiming;
+import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.salesforce.FakeSalesforce;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ExactlyOnceClusterTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+  private static final String STRINGS = "org.apache.kafka.connect.storage.StringConverter";
   @TempDir static Path dir;
   private static ConnectCluster cluster;
 
@@ -107,6 +111,56 @@ class ExactlyOnceClusterTest {
     List<String> lines = lines("eos");
     assertThat(lines).hasSize(4000).doesNotHaveDuplicates();
     cluster.send("DELETE", "connectors/eos", null);
+  }
+
+  /**
+   * The worked example of kafka-connect.md, key for key: the source writes JSON bytes in
+   * transactions with a larger producer batch, the sink reads them with the same converters and
+   * only committed transactions, and Loki gets every entry.
+   */
+  @Test
+  void theDocumentedWorkedExampleCarriesEveryEntryOnceIntoTheTopicAndIntoLoki() throws Exception {
+    org.addLogFile("Login", "Hourly", hour, hour.plus(70, ChronoUnit.MINUTES), 1500);
+    Map<String, String> source = new HashMap<>();
+    source.put("connector.class", Sf2LokiSourceConnector.class.getName());
+    source.put("tasks.max", "1");
+    source.put("topic", "worked");
+    source.put("exactly.once.support", "required");
+    source.put("transaction.boundary", "connector");
+    source.put("sf2loki.record.format", "json");
+    source.put("value.converter", BYTES);
+    source.put("key.converter", STRINGS);
+    source.put("producer.override.batch.size", "524288");
+    source.put("producer.override.linger.ms", "5");
+    source.put("sf2loki.config", SourceTaskTest.hocon(org));
+    var created = cluster.send("PUT", "connectors/worked/config", JSON.writeValueAsString(source));
+    assertThat(created.statusCode()).as(created.body()).isIn(200, 201);
+
+    try (FakeLoki loki = FakeLoki.start()) {
+      Map<String, String> sink = new HashMap<>();
+      sink.put("connector.class", LokiSinkConnector.class.getName());
+      sink.put("tasks.max", "2");
+      sink.put("topics", "worked");
+      sink.put("consumer.override.isolation.level", "read_committed");
+      sink.put("value.converter", BYTES);
+      sink.put("key.converter", STRINGS);
+      sink.put("sf2loki.config", "sink.loki { url = \"%s\" }".formatted(loki.baseUri()));
+      var sinkCreated =
+          cluster.send("PUT", "connectors/worked-loki/config", JSON.writeValueAsString(sink));
+      assertThat(sinkCreated.statusCode()).as(sinkCreated.body()).isIn(200, 201);
+
+      await()
+          .atMost(TestTiming.seconds(90))
+          .pollInterval(TestTiming.seconds(1))
+          .until(() -> SinkDeliveries.received(loki).size() >= 1500);
+      assertThat(lines("worked")).hasSize(1500).doesNotHaveDuplicates();
+      assertThat(SinkDeliveries.received(loki)).hasSize(1500);
+      assertThat(loki.entries())
+          .allSatisfy(e -> assertThat(e.labels()).containsEntry("event_type", "Login"));
+    } finally {
+      cluster.send("DELETE", "connectors/worked-loki", null);
+      cluster.send("DELETE", "connectors/worked", null);
+    }
   }
 
   @Test
