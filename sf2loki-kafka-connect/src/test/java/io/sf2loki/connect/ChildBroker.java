@@ -1,7 +1,5 @@
 package io.sf2loki.connect;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.io.Writer;
 import java.net.InetSocketAddress;
@@ -19,7 +17,6 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A combined KRaft node (broker and controller) in a JVM of its own, as an operator runs one:
@@ -125,58 +122,42 @@ final class ChildBroker implements AutoCloseable {
   }
 
   private void awaitReady(Duration timeout) {
-    try {
-      // the listener first: an admin client before it would log a warning per retry
-      await()
-          .atMost(timeout)
-          .pollInterval(Duration.ofMillis(200))
-          .until(
-              () -> {
-                if (!process.isAlive()) {
-                  throw new IllegalStateException(
-                      "the broker exited with "
-                          + process.exitValue()
-                          + ":\n"
-                          + ChildJvms.tail(log, 60));
-                }
-                try (Socket socket = new Socket()) {
-                  socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
-                  return true;
-                } catch (IOException notYet) {
-                  return false;
-                }
-              });
-    } catch (ConditionTimeoutException e) {
-      throw new IllegalStateException(
-          "the broker did not listen within " + timeout + ":\n" + ChildJvms.tail(log, 60), e);
-    }
+    // the listener first: an admin client before it would log a warning per retry
+    ChildJvms.awaitReady(
+        process,
+        "the broker",
+        "listen",
+        log,
+        timeout,
+        Duration.ofMillis(200),
+        () -> {
+          try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            return true;
+          } catch (IOException notYet) {
+            return false;
+          }
+        });
     try (Admin admin =
         Admin.create(
             Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
-      await()
-          .atMost(timeout)
-          .pollInterval(Duration.ofMillis(500))
-          .until(
-              () -> {
-                if (!process.isAlive()) {
-                  throw new IllegalStateException(
-                      "the broker exited with "
-                          + process.exitValue()
-                          + ":\n"
-                          + ChildJvms.tail(log, 60));
-                }
-                try {
-                  return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
-                } catch (ExecutionException | TimeoutException notYet) {
-                  return false;
-                }
-              });
-    } catch (ConditionTimeoutException e) {
-      throw new IllegalStateException(
-          "the broker did not answer within " + timeout + ":\n" + ChildJvms.tail(log, 60), e);
+      ChildJvms.awaitReady(
+          process,
+          "the broker",
+          "answer",
+          log,
+          timeout,
+          Duration.ofMillis(500),
+          () -> {
+            try {
+              return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
+            } catch (ExecutionException | TimeoutException notYet) {
+              return false;
+            }
+          });
     }
   }
 

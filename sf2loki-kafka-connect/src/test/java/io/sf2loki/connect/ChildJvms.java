@@ -1,15 +1,20 @@
 package io.sf2loki.connect;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * What {@link ChildWorker} and {@link ChildBroker} share: launching a JVM on the given class path
@@ -49,6 +54,39 @@ final class ChildJvms {
             .start();
     LIVE.add(process);
     return process;
+  }
+
+  /**
+   * Waits until {@code ready} says so, polling every {@code interval}.
+   *
+   * @param what the child, for the messages ("the broker", "worker w1")
+   * @param doing what it did not do in time ("listen", "answer")
+   * @throws IllegalStateException with the log's tail when the child exits or is not ready in time
+   */
+  static void awaitReady(
+      Process process,
+      String what,
+      String doing,
+      Path log,
+      Duration timeout,
+      Duration interval,
+      Callable<Boolean> ready) {
+    try {
+      await()
+          .atMost(timeout)
+          .pollInterval(interval)
+          .until(
+              () -> {
+                if (!process.isAlive()) {
+                  throw new IllegalStateException(
+                      what + " exited with " + process.exitValue() + ":\n" + tail(log, 60));
+                }
+                return ready.call();
+              });
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException(
+          what + " did not " + doing + " within " + timeout + ":\n" + tail(log, 60), e);
+    }
   }
 
   /** {@code process} is gone: the reaper forgets it. */

@@ -1,7 +1,5 @@
 package io.sf2loki.connect;
 
-import static org.awaitility.Awaitility.await;
-
 import io.sf2loki.testkit.TestTiming;
 import java.io.IOException;
 import java.io.Writer;
@@ -18,7 +16,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A distributed Connect worker in a JVM of its own ({@code ConnectDistributed} with a generated
@@ -107,33 +104,21 @@ final class ChildWorker implements AutoCloseable {
   }
 
   private void awaitRest(Duration timeout) {
-    try {
-      await()
-          .atMost(timeout)
-          .pollInterval(Duration.ofMillis(200))
-          .until(
-              () -> {
-                if (!process.isAlive()) {
-                  throw new IllegalStateException(
-                      "worker "
-                          + name
-                          + " exited with "
-                          + process.exitValue()
-                          + ":\n"
-                          + logTail(60));
-                }
-                try {
-                  // /connectors answers 200 only once the herder joined the group and read its
-                  // configs
-                  return send("GET", "connectors", null).statusCode() == 200;
-                } catch (IOException notYet) {
-                  return false; // not listening yet
-                }
-              });
-    } catch (ConditionTimeoutException e) {
-      throw new IllegalStateException(
-          "worker " + name + " did not answer within " + timeout + ":\n" + logTail(60), e);
-    }
+    ChildJvms.awaitReady(
+        process,
+        "worker " + name,
+        "answer",
+        log,
+        timeout,
+        Duration.ofMillis(200),
+        () -> {
+          try {
+            // /connectors answers 200 only once the herder joined the group and read its configs
+            return send("GET", "connectors", null).statusCode() == 200;
+          } catch (IOException notYet) {
+            return false; // not listening yet
+          }
+        });
   }
 
   String name() {
