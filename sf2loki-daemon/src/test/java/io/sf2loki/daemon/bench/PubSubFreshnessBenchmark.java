@@ -6,8 +6,10 @@ import static io.sf2loki.daemon.bench.BenchConsole.say;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.sf2loki.config.Durations;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.pubsub.FakePubSub;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +35,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code ceiling_seconds=20} measured after {@code ceiling_warmup=10}, publishing as fast as
  *       at most {@code max_lead=20000} events ahead of the consumer allows; {@code
  *       ceiling_elf=false}
+ *   <li>{@code rtt=0s}: the round trip of a link between the fake Pub/Sub and every subscriber of
+ *       it, floors and sf2loki alike (e.g. {@code rtt=5ms}); none, bare loopback, by default
  * </ul>
  *
  * Any other {@code key=value} whose key has a dot is configuration appended to the defaults, e.g.
@@ -77,6 +81,10 @@ public final class PubSubFreshnessBenchmark {
     System.exit(0); // the fakes' and gRPC's pools are not all daemon threads
   }
 
+  private Duration rtt() {
+    return Durations.parse(o.getOrDefault("rtt", "0s"));
+  }
+
   private int integer(String key, int defaultValue) {
     return Integer.parseInt(o.getOrDefault(key, Integer.toString(defaultValue)));
   }
@@ -87,7 +95,7 @@ public final class PubSubFreshnessBenchmark {
     int total = rate * (warmup + integer("seconds", 30));
     FreshnessRecorder delivered = new FreshnessRecorder(total, (long) rate * warmup);
     FreshnessRecorder pushed = delivered.downstream();
-    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub().start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt()).start();
         FakeLoki loki =
             FakeLoki.builder()
                 .recording(FakeLoki.PushRecording.HEADERS_ONLY)
@@ -122,7 +130,7 @@ public final class PubSubFreshnessBenchmark {
     boolean beside = Boolean.parseBoolean(o.getOrDefault("floor_beside", "true"));
     FreshnessRecorder floorDelivered = recorder.downstream();
     FreshnessRecorder floorPushed = recorder.downstream();
-    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder);
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt());
         RawSubscriber floor = beside ? besideFloor(world, floorDelivered, floorPushed) : null) {
       if (elf) {
         world.addBacklog(backlog);
@@ -201,7 +209,7 @@ public final class PubSubFreshnessBenchmark {
 
   private void ceilingFloor() throws Exception {
     FreshnessRecorder delivered = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
-    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub().start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt()).start();
         RawSubscriber floor =
             new RawSubscriber(
                 pubsub.target(), pubsub.orgId(), FakePubSub.LOGIN, delivered, Optional.empty())) {
@@ -214,7 +222,7 @@ public final class PubSubFreshnessBenchmark {
   private void ceiling() throws Exception {
     boolean elf = Boolean.parseBoolean(o.getOrDefault("ceiling_elf", "false"));
     FreshnessRecorder recorder = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
-    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder)) {
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt())) {
       if (elf) {
         world.addBacklog(
             new PubSubBenchWorld.Backlog(integer("elf_hours", 24), integer("elf_rows", 20_000)));
