@@ -67,7 +67,8 @@ bench-elo-freshness *ARGS:
 # Pub/Sub freshness (publish in the fake -> accepted by the fake Loki, p50/p99) at 1,000 events/s
 # while an EventLogFile drain fills the bulk lane, and one subscription's events/s ceiling, each
 # against a floor (docs/performance.md). Options are key=value, e.g. `just bench-pubsub
-# mode=freshness seconds=60`, or configuration: `sink.loki.batch.flush_interval=200ms`.
+# mode=freshness seconds=60` or `mode=ceiling rtt=5ms` (a link's round trip between the fake and
+# every subscriber), or configuration: `sink.loki.batch.flush_interval=200ms`.
 bench-pubsub *ARGS:
     {{mvn}} -q -pl sf2loki-daemon -am -Pbench-pubsub "-Dbench.jvm=${BENCH_JVM:--Xmx2g}" '-Dbench.args={{ARGS}}' process-test-classes
 

@@ -65,17 +65,20 @@ final class PubSubBenchWorld implements AutoCloseable {
   /**
    * The fake as every run of the benchmark configures it: Salesforce's 60 s idle rule, not the
    * fake's 2 s for tests, or a subscriber starved of CPU for 2 s on a loaded machine loses its
-   * stream and the run its floor.
+   * stream and the run its floor. A positive {@code rtt} puts the round trip of a link to
+   * Salesforce between the fake and every subscriber (half each way).
    */
-  static FakePubSub.Builder fakePubSub() {
-    return FakePubSub.builder().standardTopics().idleTimeout(Duration.ofSeconds(60));
+  static FakePubSub.Builder fakePubSub(Duration rtt) {
+    FakePubSub.Builder b =
+        FakePubSub.builder().standardTopics().idleTimeout(Duration.ofSeconds(60));
+    return rtt.isZero() ? b : b.networkDelay(rtt.dividedBy(2));
   }
 
-  PubSubBenchWorld(FreshnessRecorder recorder) throws IOException {
+  PubSubBenchWorld(FreshnessRecorder recorder, Duration rtt) throws IOException {
     dir = Files.createTempDirectory("bench-pubsub");
     salesforce = FakeSalesforce.builder().clientId("bench").clientSecret("secret").build();
     pubsub =
-        fakePubSub()
+        fakePubSub(rtt)
             .tokens(t -> salesforce.isValidToken(t) || RawSubscriber.TOKEN.equals(t))
             .seed(1)
             .start();

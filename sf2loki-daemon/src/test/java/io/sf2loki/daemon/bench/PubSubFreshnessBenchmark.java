@@ -6,8 +6,10 @@ import static io.sf2loki.daemon.bench.BenchConsole.say;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.sf2loki.config.Durations;
 import io.sf2loki.testkit.loki.FakeLoki;
 import io.sf2loki.testkit.pubsub.FakePubSub;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -30,9 +32,15 @@ import org.slf4j.LoggerFactory;
  *       floor_alone=true}: the floor measured before, on fakes of its own, without the drain
  *   <li>{@code elf_hours=24}, {@code elf_rows=20000}: the EventLogFile backlog (API, URI and
  *       ReportExport files per hour) draining in the bulk lane during the freshness run
- *   <li>{@code ceiling_seconds=20} measured after {@code ceiling_warmup=10}, publishing as fast as
+ *   <li>{@code ceiling_seconds=20} measured after a warm-up of {@code ceiling_warmup=10} seconds
+ *       for the raw subscriber and {@code engine_warmup=30} for sf2loki (its JIT compiles far more
+ *       code: after 10 s it was still compiling during the measured window), publishing as fast as
  *       at most {@code max_lead=20000} events ahead of the consumer allows; {@code
- *       ceiling_elf=false}
+ *       ceiling_elf=false}. The fake keeps every event it was given: with {@code capacity=5000000}
+ *       events in all a 2 GB heap holds, which bare loopback's floor (~170,000 events/s) uses up by
+ *       the end of its window
+ *   <li>{@code rtt=0s}: the round trip of a link between the fake Pub/Sub and every subscriber of
+ *       it, floors and sf2loki alike (e.g. {@code rtt=5ms}); none, bare loopback, by default
  * </ul>
  *
  * Any other {@code key=value} whose key has a dot is configuration appended to the defaults, e.g.
@@ -77,6 +85,10 @@ public final class PubSubFreshnessBenchmark {
     System.exit(0); // the fakes' and gRPC's pools are not all daemon threads
   }
 
+  private Duration rtt() {
+    return Durations.parse(o.getOrDefault("rtt", "0s"));
+  }
+
   private int integer(String key, int defaultValue) {
     return Integer.parseInt(o.getOrDefault(key, Integer.toString(defaultValue)));
   }
@@ -87,7 +99,7 @@ public final class PubSubFreshnessBenchmark {
     int total = rate * (warmup + integer("seconds", 30));
     FreshnessRecorder delivered = new FreshnessRecorder(total, (long) rate * warmup);
     FreshnessRecorder pushed = delivered.downstream();
-    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub().start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt()).start();
         FakeLoki loki =
             FakeLoki.builder()
                 .recording(FakeLoki.PushRecording.HEADERS_ONLY)
@@ -122,7 +134,7 @@ public final class PubSubFreshnessBenchmark {
     boolean beside = Boolean.parseBoolean(o.getOrDefault("floor_beside", "true"));
     FreshnessRecorder floorDelivered = recorder.downstream();
     FreshnessRecorder floorPushed = recorder.downstream();
-    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder);
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt());
         RawSubscriber floor = beside ? besideFloor(world, floorDelivered, floorPushed) : null) {
       if (elf) {
         world.addBacklog(backlog);
@@ -201,12 +213,17 @@ public final class PubSubFreshnessBenchmark {
 
   private void ceilingFloor() throws Exception {
     FreshnessRecorder delivered = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
-    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub().start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt()).start();
         RawSubscriber floor =
             new RawSubscriber(
                 pubsub.target(), pubsub.orgId(), FakePubSub.LOGIN, delivered, Optional.empty())) {
       await("the floor's stream", 30, () -> pubsub.liveStreams() == 1);
-      sustained("ceiling floor: raw subscriber (delivery)", pubsub, delivered, () -> 0L);
+      sustained(
+          "ceiling floor: raw subscriber (delivery)",
+          pubsub,
+          delivered,
+          () -> 0L,
+          integer("ceiling_warmup", 10));
       floor.failure().ifPresent(f -> say("floor failed: " + f));
     }
   }
@@ -214,7 +231,7 @@ public final class PubSubFreshnessBenchmark {
   private void ceiling() throws Exception {
     boolean elf = Boolean.parseBoolean(o.getOrDefault("ceiling_elf", "false"));
     FreshnessRecorder recorder = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
-    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder)) {
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt())) {
       if (elf) {
         world.addBacklog(
             new PubSubBenchWorld.Backlog(integer("elf_hours", 24), integer("elf_rows", 20_000)));
@@ -225,15 +242,15 @@ public final class PubSubFreshnessBenchmark {
           "ceiling sf2loki (one subscription" + (elf ? " + ELF drain" : "") + ")",
           world.pubsub,
           recorder,
-          world::bulkArrived);
+          world::bulkArrived,
+          integer("engine_warmup", 30));
     }
   }
 
   /** Publishes flat out; the arrival rate over the measured window, and per second within it. */
   private void sustained(
-      String name, FakePubSub pubsub, FreshnessRecorder recorder, LongSupplier bulk)
+      String name, FakePubSub pubsub, FreshnessRecorder recorder, LongSupplier bulk, int warmup)
       throws Exception {
-    int warmup = integer("ceiling_warmup", 10);
     int seconds = integer("ceiling_seconds", 20);
     try (PacedPublisher publisher =
         PacedPublisher.flatOut(pubsub, FakePubSub.LOGIN, recorder, integer("max_lead", 20_000))) {

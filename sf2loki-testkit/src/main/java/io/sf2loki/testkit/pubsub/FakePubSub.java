@@ -3,6 +3,7 @@ package io.sf2loki.testkit.pubsub;
 import com.google.protobuf.ByteString;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -66,6 +67,7 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
   private final Builder options;
   private final Server server;
   private final ScheduledExecutorService ticker;
+  private final Optional<NetworkDelay> link;
   private final Random random;
   private final Map<String, TopicLog> topics = new ConcurrentHashMap<>();
   private final Map<String, String> schemas = new ConcurrentHashMap<>();
@@ -86,10 +88,16 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     options.denied.forEach(t -> topicLog(t).ifPresent(l -> l.canSubscribe(false)));
     options.managed.forEach(managed::put);
     PubSubService service = new PubSubService(this);
+    this.link = options.networkDelay.map(NetworkDelay::new);
+    ServerServiceDefinition served =
+        ServerInterceptors.intercept(service, service.authentication());
+    if (link.isPresent()) { // outermost: the delay is the network's, before anything is checked
+      served = ServerInterceptors.intercept(served, link.get());
+    }
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port))
-            .addService(ServerInterceptors.intercept(service, service.authentication()))
+            .addService(served)
             .permitKeepAliveWithoutCalls(true)
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
             .maxInboundMessageSize(4 << 20);
@@ -256,6 +264,7 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
   @Override
   public void close() {
     ticker.shutdownNow();
+    link.ifPresent(NetworkDelay::close);
     server.shutdownNow();
     try {
       server.awaitTermination(5, TimeUnit.SECONDS);
@@ -367,6 +376,7 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     private boolean rejectNonPositive = true;
     private Duration retention = Duration.ofHours(72);
     private Clock clock = Clock.systemUTC();
+    private Optional<Duration> networkDelay = Optional.empty();
     private final Map<String, Schema> topics = new java.util.LinkedHashMap<>();
     private final Set<String> denied = new java.util.HashSet<>();
     private final List<ManagedEventSubscription> managed = new java.util.ArrayList<>();
@@ -415,6 +425,19 @@ public final class FakePubSub implements ProtocolFake<PubSubFault> {
     /** The idle rule ends a stream with {@code UNAVAILABLE} instead of a clean close. */
     public Builder idleEndsWithError(boolean v) {
       this.idleEndsWithError = v;
+      return this;
+    }
+
+    /**
+     * A one-way network delay on every message in both directions, in order (none by default: bare
+     * loopback). A round trip, a top-up and the events it buys, takes twice this: 2.5 ms models a 5
+     * ms link to Salesforce.
+     */
+    public Builder networkDelay(Duration oneWay) {
+      if (oneWay.isNegative() || oneWay.isZero()) {
+        throw new IllegalArgumentException("a network delay must be positive: " + oneWay);
+      }
+      this.networkDelay = Optional.of(oneWay);
       return this;
     }
 
