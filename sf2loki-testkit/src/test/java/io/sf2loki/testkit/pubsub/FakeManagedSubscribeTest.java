@@ -19,16 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** ManagedSubscribe on the fake, seen through a bare gRPC client. */
-class FakeManagedSubscribeTest {
+class FakeManagedSubscribeTest extends FakePubSubFixture {
 
-  private static final String LOGIN = FakePubSub.LOGIN;
   private static final String NAME = "Login_Managed";
-  private FakePubSub fake;
-  private RawClient client;
 
   private void start(FakePubSub.Builder builder, ManagedEventSubscription subscription)
       throws Exception {
@@ -40,16 +36,6 @@ class FakeManagedSubscribeTest {
     start(
         FakePubSub.builder().keepalive(Duration.ofSeconds(30)),
         ManagedEventSubscription.running(NAME, LOGIN, defaultReplay));
-  }
-
-  @AfterEach
-  void close() {
-    if (client != null) {
-      client.close();
-    }
-    if (fake != null) {
-      fake.close();
-    }
   }
 
   private List<ByteString> publishLogins(int from, int n) {

@@ -11,8 +11,6 @@ import io.grpc.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,44 +18,13 @@ import org.junit.jupiter.api.Test;
  * error follows the events sent before it. Only lower bounds are asserted on time: a loaded machine
  * can make a round trip longer, never shorter.
  */
-class FakePubSubNetworkDelayTest {
+class FakePubSubNetworkDelayTest extends FakePubSubFixture {
 
-  private static final String LOGIN = FakePubSub.LOGIN;
   private static final Duration ONE_WAY = Duration.ofMillis(150);
-  private FakePubSub fake;
-  private RawClient client;
 
-  private void start(FakePubSub.Builder builder) throws Exception {
-    fake = builder.standardTopics().keepalive(Duration.ofSeconds(30)).start();
-    client = new RawClient(fake, "tok");
-  }
-
-  @AfterEach
-  void close() {
-    if (client != null) {
-      client.close();
-    }
-    if (fake != null) {
-      fake.close();
-    }
-  }
-
-  private void publishLogins(int n) {
-    for (int i = 0; i < n; i++) {
-      fake.publish(LOGIN, Map.of("Username", "u" + i + "@example.com", "EventDate", 1_000L + i));
-    }
-  }
-
-  private static List<FetchResponse> responsesUntil(RawClient.Stream s, int events)
-      throws InterruptedException {
-    List<FetchResponse> out = new ArrayList<>();
-    int seen = 0;
-    while (seen < events) {
-      FetchResponse r = s.response();
-      out.add(r);
-      seen += r.getEventsCount();
-    }
-    return out;
+  @Override
+  void start(FakePubSub.Builder builder) throws Exception {
+    super.start(builder.keepalive(Duration.ofSeconds(30)));
   }
 
   @Test

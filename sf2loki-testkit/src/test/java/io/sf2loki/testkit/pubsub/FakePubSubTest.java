@@ -19,47 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class FakePubSubTest {
-
-  private static final String LOGIN = FakePubSub.LOGIN;
-  private FakePubSub fake;
-  private RawClient client;
-
-  private void start(FakePubSub.Builder builder) throws Exception {
-    fake = builder.standardTopics().start();
-    client = new RawClient(fake, "tok");
-  }
-
-  @AfterEach
-  void close() {
-    if (client != null) {
-      client.close();
-    }
-    if (fake != null) {
-      fake.close();
-    }
-  }
-
-  private void publishLogins(int n) {
-    for (int i = 0; i < n; i++) {
-      fake.publish(LOGIN, Map.of("Username", "u" + i + "@example.com", "EventDate", 1_000L + i));
-    }
-  }
-
-  private static List<FetchResponse> responsesUntil(RawClient.Stream s, int events)
-      throws InterruptedException {
-    List<FetchResponse> out = new ArrayList<>();
-    int seen = 0;
-    while (seen < events) {
-      FetchResponse r = s.response();
-      out.add(r);
-      seen += r.getEventsCount();
-    }
-    return out;
-  }
+class FakePubSubTest extends FakePubSubFixture {
 
   @Test
   void deliversNoMoreEventsThanRequestedAndReportsTheRemainingCredits() throws Exception {
