@@ -71,14 +71,27 @@ final class NetworkDelay implements ServerInterceptor, AutoCloseable {
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {
-        later(() -> super.onMessage(message));
+        later(() -> failing(call, () -> super.onMessage(message)));
       }
 
       @Override
       public void onHalfClose() {
-        later(super::onHalfClose);
+        later(() -> failing(call, super::onHalfClose));
       }
     };
+  }
+
+  /**
+   * Runs a request's handling off gRPC's own threads, where an exception of the service's would
+   * close the call; here it would only end a scheduled task unseen, and the test hang. So it ends
+   * the call as gRPC does, with the exception's status.
+   */
+  private static void failing(ServerCall<?, ?> call, Runnable handling) {
+    try {
+      handling.run();
+    } catch (RuntimeException e) {
+      call.close(Status.fromThrowable(e), new Metadata());
+    }
   }
 
   private void later(Runnable action) {
