@@ -21,9 +21,12 @@ import java.util.concurrent.TimeUnit;
  * takes microseconds, so a subscriber's credit window never limits it and its CPU is all that does.
  *
  * <p>One thread carries both directions of every call: with one delay for all, a scheduled executor
- * runs tasks in the order submitted, which keeps each call's messages in order. A send the
- * transport refuses when it comes due (the client cancelled meanwhile) is dropped, as the network
- * would.
+ * runs tasks in the order submitted, which keeps each call's messages in order. What is the
+ * transport's own is not delayed: the call's start (and so a refusal by the authentication check,
+ * which arrives after one delay instead of a round trip) and a cancel by the client, which reaches
+ * the service at once, before requests of that client still on the link; the service's listener
+ * then runs on the link's thread and gRPC's, which the fake's calls tolerate (their state is
+ * synchronized and a request after the end is ignored).
  */
 final class NetworkDelay implements ServerInterceptor, AutoCloseable {
 
@@ -53,6 +56,13 @@ final class NetworkDelay implements ServerInterceptor, AutoCloseable {
     ServerCall<Q, R> delayed =
         new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
           @Override
+          public void request(int numMessages) {
+            // The link takes each message from the transport as it arrives (below). The service's
+            // request for the next one, made as it handles this one a delay later, would let one
+            // message through the link per delay, where a network carries them together.
+          }
+
+          @Override
           public void sendHeaders(Metadata h) {
             later(() -> super.sendHeaders(h));
           }
@@ -68,29 +78,33 @@ final class NetworkDelay implements ServerInterceptor, AutoCloseable {
           }
         };
     ServerCall.Listener<Q> listener = next.startCall(delayed, headers);
+    call.request(1);
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
       @Override
       public void onMessage(Q message) {
-        later(() -> failing(call, () -> super.onMessage(message)));
+        call.request(1);
+        later(() -> failing(delayed, () -> super.onMessage(message)));
       }
 
       @Override
       public void onHalfClose() {
-        later(() -> failing(call, super::onHalfClose));
+        later(() -> failing(delayed, super::onHalfClose));
       }
     };
   }
 
   /**
-   * Runs a request's handling off gRPC's own threads, where an exception of the service's would
-   * close the call; here it would only end a scheduled task unseen, and the test hang. So it ends
-   * the call as gRPC does, with the exception's status.
+   * Runs the service's handling of a request off gRPC's own threads, where an exception would have
+   * closed the call; on the link's thread it would only end a scheduled task unseen. So the call
+   * ends as gRPC ends it, with UNKNOWN, after what the service sent before.
    */
   private static void failing(ServerCall<?, ?> call, Runnable handling) {
     try {
       handling.run();
     } catch (RuntimeException e) {
-      call.close(Status.fromThrowable(e), new Metadata());
+      call.close(
+          Status.UNKNOWN.withDescription("Application error processing RPC").withCause(e),
+          new Metadata());
     }
   }
 
@@ -105,7 +119,7 @@ final class NetworkDelay implements ServerInterceptor, AutoCloseable {
   private static void dropIfRefused(Runnable action) {
     try {
       action.run();
-    } catch (IllegalStateException e) { // "call is closed": the client went away meanwhile
+    } catch (IllegalStateException e) { // "call is closed": a failing request closed it meanwhile
       return;
     }
   }

@@ -11,6 +11,7 @@ import io.grpc.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,31 +49,50 @@ class NetworkDelayTest {
   }
 
   @Test
-  void aServiceThatThrowsOnARequestEndsTheCallWithTheExceptionsStatus() {
+  void aServiceThatThrowsOnARequestEndsTheCallAsGrpcWouldAfterWhatItSentBefore() {
     ServerCall.Listener<String> listener =
         link.interceptCall(
             call,
             new Metadata(),
-            (c, h) ->
-                new ServerCall.Listener<>() {
+            (ServerCall<String, String> c, Metadata h) ->
+                new ServerCall.Listener<String>() {
                   @Override
                   public void onMessage(String message) {
-                    throw Status.INVALID_ARGUMENT
-                        .withDescription("bad " + message)
-                        .asRuntimeException();
+                    c.sendMessage("answer to " + message);
+                    throw new IllegalArgumentException("bad " + message);
                   }
                 });
     listener.onMessage("request");
-    await().atMost(Duration.ofSeconds(5)).until(() -> !call.seen.isEmpty());
-    assertThat(call.seen).containsExactly("close INVALID_ARGUMENT bad request");
+    await().atMost(Duration.ofSeconds(5)).until(() -> call.seen.size() == 2);
+    assertThat(call.seen)
+        .containsExactly("answer to request", "close UNKNOWN Application error processing RPC");
+  }
+
+  @Test
+  void eachMessageIsTakenFromTheTransportAsItArrivesNotAsTheServiceAsksForIt() {
+    ServerCall.Listener<String> listener =
+        link.interceptCall(
+            call,
+            new Metadata(),
+            (c, h) -> {
+              c.request(5); // the service's own requests stay with the link
+              return new ServerCall.Listener<>() {};
+            });
+    assertThat(call.requested).hasValue(1);
+    listener.onMessage("a");
+    listener.onMessage("b");
+    assertThat(call.requested).as("one more per message, before its delay").hasValue(3);
   }
 
   /** A server call that records what reaches the transport. */
   private static final class RecordingCall extends ServerCall<String, String> {
     final List<String> seen = new CopyOnWriteArrayList<>();
+    final AtomicInteger requested = new AtomicInteger();
 
     @Override
-    public void request(int numMessages) {}
+    public void request(int numMessages) {
+      requested.addAndGet(numMessages);
+    }
 
     @Override
     public void sendHeaders(Metadata headers) {
