@@ -11,6 +11,7 @@ import io.sf2loki.spi.CheckpointStoreProvider;
 import io.sf2loki.spi.CoordinatorProvider;
 import io.sf2loki.spi.SinkProvider;
 import io.sf2loki.spi.SourceProvider;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -44,6 +45,7 @@ public record Sf2LokiConfig(
     ServiceConfig service,
     String storeType,
     CheckpointStoreProvider.Factory store,
+    Duration streamingCommitInterval,
     String coordinatorType,
     CoordinatorProvider.Factory coordinator,
     Map<String, SourceProvider.Factory> sources,
@@ -57,6 +59,7 @@ public record Sf2LokiConfig(
     Objects.requireNonNull(egress, "egress");
     Objects.requireNonNull(service, "service");
     Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(streamingCommitInterval, "streamingCommitInterval");
     Objects.requireNonNull(coordinator, "coordinator");
     sources = Map.copyOf(sources);
     Objects.requireNonNull(loaded, "loaded");
@@ -117,6 +120,11 @@ public record Sf2LokiConfig(
     Optional<CheckpointStoreProvider> storeProvider = providers.stores().select(state, "store");
     CheckpointStoreProvider.Factory store =
         storeProvider.map(p -> p.configure(state.section(p.type()))).orElse(null);
+    Duration streamingCommitInterval = state.duration("streaming_commit_interval");
+    if (streamingCommitInterval.isNegative()) {
+      state.problem(
+          "streaming_commit_interval", "state.streaming_commit_interval must not be negative");
+    }
 
     ConfigReader coordinate = root.section("coordinate");
     Optional<CoordinatorProvider> coordinatorProvider =
@@ -145,6 +153,7 @@ public record Sf2LokiConfig(
         service,
         storeProvider.orElseThrow().type(),
         store,
+        streamingCommitInterval,
         coordinatorProvider.orElseThrow().type(),
         coordinator,
         sources,

@@ -256,7 +256,8 @@ public final class ConfiguredEngine {
   /**
    * The engine's settings from {@code config}: the lanes ({@code sink.loki.batch.*}, {@code
    * sink.loki.retry.lane_*}), the egress controls ({@code sink.loki.egress}), the drain budget
-   * ({@code service.shutdown_grace}), the health bounds ({@code service.liveness_timeout}, {@code
+   * ({@code service.shutdown_grace}), the checkpoint writes' spacing ({@code
+   * state.streaming_commit_interval}), the health bounds ({@code service.liveness_timeout}, {@code
    * service.unready_after_stall}), {@code labels} and the answer to failures ({@code
    * service.permanent_failure_attempts}, {@code service.failure_backoff_*}); the rest are {@link
    * EngineSettings#defaults()}.
@@ -272,6 +273,7 @@ public final class ConfiguredEngine {
                 .withLane(Source.Lane.STREAMING, config.lanes().forStreaming())
                 .withEgress(config.egress())
                 .withShutdownGrace(service.shutdownGrace())
+                .withStreamingCommitInterval(config.streamingCommitInterval())
                 .withStaticLabels(labels))
         .withLivenessTimeout(service.livenessTimeout())
         .withUnreadyAfterStall(service.unreadyAfterStall())

@@ -1,6 +1,8 @@
 package io.sf2loki.pipeline;
 
 import io.sf2loki.model.Batch;
+import io.sf2loki.spi.Ticker;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -26,6 +28,15 @@ import java.util.function.Predicate;
  * EventLogFile drain, a live event waited for the bulk lane's write and its own
  * (docs/performance.md §4, fourth round).
  *
+ * <p>Spaced: a write starts at least {@code minInterval} after the previous one started (the
+ * streaming lane's {@code state.streaming_commit_interval}), taking everything delivered meanwhile.
+ * Each file-store write costs two fsyncs and each S3 or GCS write a request; writing after every
+ * push made the streaming lane spend more CPU on checkpoint I/O than on its pushes
+ * (docs/performance.md §4). The wait ends early when the queue reaches its bound, when the lane
+ * ends ({@link #awaitPrevious}) and at {@link #close}, so a stop still commits everything
+ * delivered. A crash re-sends what was delivered since the last write: at most about {@code
+ * minInterval} of entries, identical lines Loki keeps once.
+ *
  * <p>Bounded: once {@code maxQueuedEntries} delivered entries wait for a write besides the one in
  * flight, the delivery stage waits before it queues more, so a store write that hangs stops the
  * lane (and shows as its stall) instead of letting it deliver without ever committing, and a crash
@@ -42,14 +53,21 @@ final class LaneCommits {
   private final Predicate<Uncommitted> commit;
   private final Consumer<Uncommitted> abandoned;
   private final int maxQueuedEntries;
+  private final Ticker ticker;
+  private final long minIntervalNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
+  private final Condition hurry = lock.newCondition(); // ends the wait between writes
   // Guarded by lock.
   private Map<String, String> queued = new LinkedHashMap<>();
   private int queuedBatches;
   private int queuedEntries;
   private boolean busy; // a drain task is scheduled or writing
   private boolean stopped; // a commit said the lane must stop
+  private boolean ending; // the lane ends: write what is queued without waiting for the interval
+  private boolean full; // the delivery stage waits for room: write now, not after the interval
+  private boolean wrote; // a write started before (the commit thread's own, read under lock)
+  private long lastWriteStarted; // ticker nanos; the commit thread's own
   private Throwable crash;
 
   /**
@@ -60,13 +78,18 @@ final class LaneCommits {
    *     lane was torn down
    * @param maxQueuedEntries how many delivered entries may wait for a write besides the one in
    *     flight (at least one batch always may)
+   * @param ticker measures the time since the previous write started
+   * @param minInterval the least time from one write's start to the next's; zero writes as soon as
+   *     the previous write ended
    */
   LaneCommits(
       ThreadFactory threads,
       String name,
       Predicate<Uncommitted> commit,
       Consumer<Uncommitted> abandoned,
-      int maxQueuedEntries) {
+      int maxQueuedEntries,
+      Ticker ticker,
+      Duration minInterval) {
     this.thread =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -77,6 +100,8 @@ final class LaneCommits {
     this.commit = commit;
     this.abandoned = abandoned;
     this.maxQueuedEntries = maxQueuedEntries;
+    this.ticker = ticker;
+    this.minIntervalNanos = minInterval.toNanos();
   }
 
   /**
@@ -90,6 +115,8 @@ final class LaneCommits {
     lock.lockInterruptibly();
     try {
       while (!stopped && queuedBatches > 0 && queuedEntries + entries > maxQueuedEntries) {
+        full = true; // a full queue is written now, not after the interval
+        hurry.signal();
         changed.await();
       }
       if (stopped) {
@@ -115,12 +142,16 @@ final class LaneCommits {
       Uncommitted next;
       lock.lock();
       try {
+        awaitInterval();
         if (queuedBatches == 0 || stopped) {
           busy = false;
           changed.signalAll();
           return;
         }
+        wrote = true;
+        lastWriteStarted = ticker.nanoTime();
         next = new Uncommitted(queued, queuedBatches, queuedEntries);
+        full = false;
         queued = new LinkedHashMap<>();
         queuedBatches = 0;
         queuedEntries = 0;
@@ -149,12 +180,34 @@ final class LaneCommits {
   }
 
   /**
+   * Under the lock, with something queued: waits out the rest of the interval since the previous
+   * write started, unless the lane ends, stops or the delivery stage waits for room. The rest is
+   * read from the ticker once and then waited for on the lock's condition, so a test's frozen
+   * ticker delays a write by one interval, never for ever.
+   */
+  private void awaitInterval() {
+    if (!wrote || queuedBatches == 0) {
+      return;
+    }
+    long left = minIntervalNanos - (ticker.nanoTime() - lastWriteStarted);
+    try {
+      while (left > 0 && !ending && !stopped && !full) {
+        left = hurry.awaitNanos(left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // close() interrupts only after it set stopped
+    }
+  }
+
+  /**
    * Waits until every queued commit was written; false when a commit said the lane must stop.
    * Nothing is queued meanwhile (the caller is the only one who queues).
    */
   boolean awaitPrevious() throws InterruptedException {
     lock.lockInterruptibly();
     try {
+      ending = true;
+      hurry.signal();
       while (busy) {
         changed.await();
       }
@@ -184,6 +237,13 @@ final class LaneCommits {
    */
   void close() {
     boolean interrupted = Thread.interrupted();
+    lock.lock();
+    try {
+      ending = true;
+      hurry.signal();
+    } finally {
+      lock.unlock();
+    }
     if (interrupted) {
       lock.lock();
       try {

@@ -46,6 +46,7 @@ final class LaneDelivery implements Runnable {
    * @param threads makes the lane's commit thread ({@link LaneCommits})
    * @param maxQueuedCommitEntries how many delivered entries may wait for their commit besides the
    *     write in flight
+   * @param commitInterval the least time between the starts of two of the lane's checkpoint writes
    */
   LaneDelivery(
       Source.Lane lane,
@@ -55,7 +56,8 @@ final class LaneDelivery implements Runnable {
       Backoff backoff,
       Duration maxRetryAfter,
       ThreadFactory threads,
-      int maxQueuedCommitEntries) {
+      int maxQueuedCommitEntries,
+      Duration commitInterval) {
     this.lane = lane;
     this.handoff = handoff;
     this.progress = progress;
@@ -74,7 +76,9 @@ final class LaneDelivery implements Runnable {
                     u.batches(),
                     u.entries(),
                     "delivered, never committed"),
-            maxQueuedCommitEntries);
+            maxQueuedCommitEntries,
+            shared.ticker(),
+            commitInterval);
   }
 
   @Override

@@ -136,6 +136,14 @@ public final class Pipeline {
       return settings(settings.withJoinTimeout(timeout));
     }
 
+    /**
+     * The least time between the starts of the streaming lane's checkpoint writes ({@link
+     * PipelineSettings#withStreamingCommitInterval}).
+     */
+    public Builder streamingCommitInterval(Duration interval) {
+      return settings(settings.withStreamingCommitInterval(interval));
+    }
+
     /** The daily byte budget and rate caps ({@link PipelineSettings#withEgress}). */
     public Builder egress(EgressConfig controls) {
       return settings(settings.withEgress(controls));

@@ -104,7 +104,8 @@ final class PipelineRun {
                   parts.backoff(l.lane),
                   bounds.maxRetryAfter(),
                   parts.environment().threads(),
-                  bounds.queueMaxEntries())));
+                  bounds.queueMaxEntries(),
+                  commitInterval(l.lane))));
     }
     return threads;
   }
@@ -116,6 +117,14 @@ final class PipelineRun {
    * already, and at a drain's moderate rates sending on idle would split its batches into more,
    * smaller pushes for nothing.
    */
+  /**
+   * The streaming lane spaces its checkpoint writes; the bulk lane writes after each delivered
+   * batch, so that a crash re-sends at most a page or a file part (docs/performance.md §7).
+   */
+  private Duration commitInterval(Source.Lane lane) {
+    return lane == Source.Lane.STREAMING ? settings.streamingCommitInterval() : Duration.ZERO;
+  }
+
   private static boolean adaptive(Source.Lane lane) {
     return lane == Source.Lane.STREAMING;
   }

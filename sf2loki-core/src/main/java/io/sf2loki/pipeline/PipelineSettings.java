@@ -21,6 +21,9 @@ import java.util.Objects;
  * @param staticLabels labels stamped over every real entry's own (job, service_name, operator
  *     labels)
  * @param egress the daily byte budget and the lanes' rate caps ({@code sink.loki.egress})
+ * @param streamingCommitInterval the least time between the starts of the streaming lane's
+ *     checkpoint writes ({@code state.streaming_commit_interval}); zero writes after every
+ *     delivered batch, as the bulk lane always does
  */
 public record PipelineSettings(
     LaneConfig lanes,
@@ -28,7 +31,11 @@ public record PipelineSettings(
     Duration shutdownGrace,
     Duration joinTimeout,
     Map<String, String> staticLabels,
-    EgressConfig egress) {
+    EgressConfig egress,
+    Duration streamingCommitInterval) {
+
+  /** {@code state.streaming_commit_interval}'s default. */
+  public static final Duration DEFAULT_STREAMING_COMMIT_INTERVAL = Duration.ofSeconds(1);
 
   public PipelineSettings {
     Objects.requireNonNull(lanes, "lanes");
@@ -37,11 +44,12 @@ public record PipelineSettings(
     requireNotNegative(joinTimeout, "joinTimeout");
     staticLabels = Map.copyOf(staticLabels);
     Objects.requireNonNull(egress, "egress");
+    requireNotNegative(streamingCommitInterval, "streamingCommitInterval");
   }
 
   /**
    * The documented defaults: {@link LaneConfig#defaults()}, a 25s grace, a 35s join timeout, no
-   * egress budget or caps.
+   * egress budget or caps, a 1s commit interval.
    */
   public static PipelineSettings defaults() {
     return new PipelineSettings(
@@ -50,7 +58,8 @@ public record PipelineSettings(
         Duration.ofSeconds(25),
         Duration.ofSeconds(35),
         Map.of(),
-        EgressConfig.none());
+        EgressConfig.none(),
+        DEFAULT_STREAMING_COMMIT_INTERVAL);
   }
 
   /** The bounds {@code lane} runs with: its own, else {@link #lanes}. */
@@ -61,7 +70,13 @@ public record PipelineSettings(
   /** A copy whose lanes without bounds of their own use {@code bounds}. */
   public PipelineSettings withLanes(LaneConfig bounds) {
     return new PipelineSettings(
-        bounds, laneOverrides, shutdownGrace, joinTimeout, staticLabels, egress);
+        bounds,
+        laneOverrides,
+        shutdownGrace,
+        joinTimeout,
+        staticLabels,
+        egress,
+        streamingCommitInterval);
   }
 
   /** A copy in which {@code lane} has bounds of its own. */
@@ -69,28 +84,56 @@ public record PipelineSettings(
     Map<Source.Lane, LaneConfig> overrides = new EnumMap<>(Source.Lane.class);
     overrides.putAll(laneOverrides);
     overrides.put(Objects.requireNonNull(lane, "lane"), Objects.requireNonNull(bounds, "bounds"));
-    return new PipelineSettings(lanes, overrides, shutdownGrace, joinTimeout, staticLabels, egress);
+    return new PipelineSettings(
+        lanes,
+        overrides,
+        shutdownGrace,
+        joinTimeout,
+        staticLabels,
+        egress,
+        streamingCommitInterval);
   }
 
   /** A copy with another drain budget. */
   public PipelineSettings withShutdownGrace(Duration grace) {
-    return new PipelineSettings(lanes, laneOverrides, grace, joinTimeout, staticLabels, egress);
+    return new PipelineSettings(
+        lanes, laneOverrides, grace, joinTimeout, staticLabels, egress, streamingCommitInterval);
   }
 
   /** A copy with another teardown join timeout. */
   public PipelineSettings withJoinTimeout(Duration timeout) {
-    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, timeout, staticLabels, egress);
+    return new PipelineSettings(
+        lanes,
+        laneOverrides,
+        shutdownGrace,
+        timeout,
+        staticLabels,
+        egress,
+        streamingCommitInterval);
   }
 
   /** A copy with other static labels. */
   public PipelineSettings withStaticLabels(Map<String, String> labels) {
-    return new PipelineSettings(lanes, laneOverrides, shutdownGrace, joinTimeout, labels, egress);
+    return new PipelineSettings(
+        lanes, laneOverrides, shutdownGrace, joinTimeout, labels, egress, streamingCommitInterval);
   }
 
   /** A copy with other egress controls. */
   public PipelineSettings withEgress(EgressConfig controls) {
     return new PipelineSettings(
-        lanes, laneOverrides, shutdownGrace, joinTimeout, staticLabels, controls);
+        lanes,
+        laneOverrides,
+        shutdownGrace,
+        joinTimeout,
+        staticLabels,
+        controls,
+        streamingCommitInterval);
+  }
+
+  /** A copy with another commit interval. */
+  public PipelineSettings withStreamingCommitInterval(Duration interval) {
+    return new PipelineSettings(
+        lanes, laneOverrides, shutdownGrace, joinTimeout, staticLabels, egress, interval);
   }
 
   private static void requireNotNegative(Duration d, String name) {

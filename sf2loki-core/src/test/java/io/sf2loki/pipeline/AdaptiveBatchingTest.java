@@ -69,7 +69,8 @@ class AdaptiveBatchingTest {
                 Backoff.fixed(Duration.ofMillis(10)),
                 Duration.ofSeconds(60),
                 Thread::new,
-                10_000));
+                10_000,
+                Duration.ZERO));
     batching.start();
     delivery.start();
   }

@@ -47,6 +47,7 @@ class EgressBudgetPipelineTest {
     return Pipeline.builder(List.of(source), sink, store, new FakeTerm(epoch), env)
         .lanes(Runs.lanes(2, 100, 0))
         .backoff(Backoff.fixed(Duration.ofMillis(10)))
+        .streamingCommitInterval(Duration.ZERO) // the store is read as soon as the lane pauses
         .shutdownGrace(TestTiming.seconds(5))
         .joinTimeout(TestTiming.seconds(5))
         .egress(new EgressConfig(BUDGET, action, Set.of(), Map.of()))

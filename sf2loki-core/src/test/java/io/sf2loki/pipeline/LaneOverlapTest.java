@@ -258,7 +258,8 @@ class LaneOverlapTest {
                 Backoff.fixed(Duration.ofMillis(10)),
                 Duration.ofSeconds(60),
                 Thread::new,
-                10_000));
+                10_000,
+                Duration.ZERO));
     batching.start();
     delivery.start();
     for (int i = 0; i < 30; i++) {

@@ -39,6 +39,7 @@ final class Runs {
     return Pipeline.builder(sources, sink, store, fence, environment())
         .lanes(lanes(10, 100, 0))
         .backoff(Backoff.fixed(Duration.ofMillis(10)))
+        .streamingCommitInterval(Duration.ZERO) // each batch's own write, as these tests count them
         .shutdownGrace(TestTiming.seconds(5))
         .joinTimeout(TestTiming.seconds(5));
   }

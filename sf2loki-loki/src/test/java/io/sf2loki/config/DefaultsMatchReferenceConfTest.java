@@ -35,8 +35,9 @@ class DefaultsMatchReferenceConfTest {
   }
 
   /**
-   * The lanes and the drain budget are configuration keys; the join timeout and the static labels
-   * are not (the labels are the deployment's, stamped by the composition root).
+   * The lanes, the drain budget and the commit interval are configuration keys; the join timeout
+   * and the static labels are not (the labels are the deployment's, stamped by the composition
+   * root).
    */
   @Test
   void pipelineDefaultsAreTheDocumentedOnes() {
@@ -46,6 +47,8 @@ class DefaultsMatchReferenceConfTest {
     assertThat(defaults.egress()).isEqualTo(EgressConfig.bind(sinkLoki()));
     assertThat(defaults.shutdownGrace())
         .isEqualTo(ServiceConfig.bind(section("service")).shutdownGrace());
+    assertThat(defaults.streamingCommitInterval())
+        .isEqualTo(section("state").duration("streaming_commit_interval"));
   }
 
   /** What the composition root binds from a configuration that sets none of their keys. */

@@ -61,6 +61,22 @@ class Sf2LokiConfigTest {
   }
 
   @Test
+  void theStreamingCommitIntervalReachesThePipeline() {
+    Sf2LokiConfig config = bind(VALID + "\nstate.streaming_commit_interval = 250ms");
+    assertThat(
+            io.sf2loki.engine.ConfiguredEngine.settings(config, Map.of())
+                .pipeline()
+                .streamingCommitInterval())
+        .isEqualTo(Duration.ofMillis(250));
+  }
+
+  @Test
+  void aNegativeStreamingCommitIntervalIsRefusedWithItsKey() {
+    assertThat(problems(VALID + "\nstate.streaming_commit_interval = -1s"))
+        .anySatisfy(p -> assertThat(p).contains("state.streaming_commit_interval"));
+  }
+
+  @Test
   void threeIndependentMistakesAreAllReportedWithTheirKeyPaths() {
     List<String> problems =
         problems(

@@ -1,9 +1,7 @@
 package io.sf2loki.daemon.bench;
 
 import io.sf2loki.testkit.pubsub.FakePubSub;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
+import io.sf2loki.testkit.pubsub.TopicSchemas;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -23,6 +21,7 @@ final class PacedPublisher implements AutoCloseable {
   private final long count;
   private final long maxLead;
   private final LongSupplier arrived;
+  private final BenchLoginEvents events = new BenchLoginEvents(TopicSchemas.loginEventStream());
   private final Thread thread = new Thread(this::run, "bench-publisher");
   private volatile long published;
   private volatile boolean stopped;
@@ -80,20 +79,9 @@ final class PacedPublisher implements AutoCloseable {
   }
 
   private void publish(long seq) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("EventDate", System.currentTimeMillis());
-    fields.put("EventIdentifier", "bench-" + seq);
-    fields.put("EventUuid", String.format(Locale.ROOT, "00000000-0000-4000-8000-%012d", seq));
-    fields.put("UserId", "005D00000000001AAA");
-    fields.put("Username", "bench@acme.example");
-    fields.put("SourceIp", "203.0.113.7");
-    fields.put("LoginUrl", "acme.my.salesforce.com");
-    fields.put("Status", "Success");
-    fields.put("Application", "Browser");
-    fields.put("Browser", "Chrome 126");
-    fields.put("EvaluationTime", 3.5);
+    byte[] payload = events.encode(seq, System.currentTimeMillis());
     recorder.published(seq, System.nanoTime());
-    pubsub.publish(topic, fields);
+    pubsub.publishEncoded(topic, payload);
     published = seq + 1;
   }
 

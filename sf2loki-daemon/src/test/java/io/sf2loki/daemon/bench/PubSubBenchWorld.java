@@ -66,19 +66,25 @@ final class PubSubBenchWorld implements AutoCloseable {
    * The fake as every run of the benchmark configures it: Salesforce's 60 s idle rule, not the
    * fake's 2 s for tests, or a subscriber starved of CPU for 2 s on a loaded machine loses its
    * stream and the run its floor. A positive {@code rtt} puts the round trip of a link to
-   * Salesforce between the fake and every subscriber (half each way).
+   * Salesforce between the fake and every subscriber (half each way). The fake keeps its events for
+   * {@code retention}: Salesforce's 72 hours, or less for a run that publishes more than a heap
+   * holds.
    */
-  static FakePubSub.Builder fakePubSub(Duration rtt) {
+  static FakePubSub.Builder fakePubSub(Duration rtt, Duration retention) {
     FakePubSub.Builder b =
-        FakePubSub.builder().standardTopics().idleTimeout(Duration.ofSeconds(60));
+        FakePubSub.builder()
+            .standardTopics()
+            .idleTimeout(Duration.ofSeconds(60))
+            .retention(retention);
     return rtt.isZero() ? b : b.networkDelay(rtt.dividedBy(2));
   }
 
-  PubSubBenchWorld(FreshnessRecorder recorder, Duration rtt) throws IOException {
+  PubSubBenchWorld(FreshnessRecorder recorder, Duration rtt, Duration retention)
+      throws IOException {
     dir = Files.createTempDirectory("bench-pubsub");
     salesforce = FakeSalesforce.builder().clientId("bench").clientSecret("secret").build();
     pubsub =
-        fakePubSub(rtt)
+        fakePubSub(rtt, retention)
             .tokens(t -> salesforce.isValidToken(t) || RawSubscriber.TOKEN.equals(t))
             .seed(1)
             .start();

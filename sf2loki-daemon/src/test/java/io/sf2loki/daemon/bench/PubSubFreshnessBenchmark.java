@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
  *       for the raw subscriber and {@code engine_warmup=30} for sf2loki (its JIT compiles far more
  *       code: after 10 s it was still compiling during the measured window), publishing as fast as
  *       at most {@code max_lead=20000} events ahead of the consumer allows; {@code
- *       ceiling_elf=false}. The fake keeps every event it was given: with {@code capacity=5000000}
- *       events in all a 2 GB heap holds, which bare loopback's floor (~170,000 events/s) uses up by
- *       the end of its window
+ *       ceiling_elf=false}, up to {@code capacity=20000000} events in all. The fake keeps the last
+ *       {@code ceiling_retention=10s} of them (Salesforce keeps 72 hours): at bare loopback's rates
+ *       a 2 GB heap holds no more (the consumer is at most {@code max_lead} events behind)
  *   <li>{@code rtt=0s}: the round trip of a link between the fake Pub/Sub and every subscriber of
  *       it, floors and sf2loki alike (e.g. {@code rtt=5ms}); none, bare loopback, by default
  * </ul>
@@ -51,6 +51,8 @@ import org.slf4j.LoggerFactory;
  * it, during its run.
  */
 public final class PubSubFreshnessBenchmark {
+
+  private static final Duration SALESFORCE_RETENTION = Duration.ofHours(72);
 
   private final Map<String, String> o;
   private final StringBuilder config = new StringBuilder();
@@ -99,7 +101,7 @@ public final class PubSubFreshnessBenchmark {
     int total = rate * (warmup + integer("seconds", 30));
     FreshnessRecorder delivered = new FreshnessRecorder(total, (long) rate * warmup);
     FreshnessRecorder pushed = delivered.downstream();
-    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt()).start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt(), SALESFORCE_RETENTION).start();
         FakeLoki loki =
             FakeLoki.builder()
                 .recording(FakeLoki.PushRecording.HEADERS_ONLY)
@@ -134,7 +136,7 @@ public final class PubSubFreshnessBenchmark {
     boolean beside = Boolean.parseBoolean(o.getOrDefault("floor_beside", "true"));
     FreshnessRecorder floorDelivered = recorder.downstream();
     FreshnessRecorder floorPushed = recorder.downstream();
-    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt());
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt(), SALESFORCE_RETENTION);
         RawSubscriber floor = beside ? besideFloor(world, floorDelivered, floorPushed) : null) {
       if (elf) {
         world.addBacklog(backlog);
@@ -213,7 +215,7 @@ public final class PubSubFreshnessBenchmark {
 
   private void ceilingFloor() throws Exception {
     FreshnessRecorder delivered = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
-    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt()).start();
+    try (FakePubSub pubsub = PubSubBenchWorld.fakePubSub(rtt(), ceilingRetention()).start();
         RawSubscriber floor =
             new RawSubscriber(
                 pubsub.target(), pubsub.orgId(), FakePubSub.LOGIN, delivered, Optional.empty())) {
@@ -231,7 +233,7 @@ public final class PubSubFreshnessBenchmark {
   private void ceiling() throws Exception {
     boolean elf = Boolean.parseBoolean(o.getOrDefault("ceiling_elf", "false"));
     FreshnessRecorder recorder = new FreshnessRecorder(capacity(), Long.MAX_VALUE);
-    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt())) {
+    try (PubSubBenchWorld world = new PubSubBenchWorld(recorder, rtt(), ceilingRetention())) {
       if (elf) {
         world.addBacklog(
             new PubSubBenchWorld.Backlog(integer("elf_hours", 24), integer("elf_rows", 20_000)));
@@ -291,7 +293,11 @@ public final class PubSubFreshnessBenchmark {
   }
 
   private int capacity() {
-    return integer("capacity", 5_000_000);
+    return integer("capacity", 20_000_000);
+  }
+
+  private Duration ceilingRetention() {
+    return Durations.parse(o.getOrDefault("ceiling_retention", "10s"));
   }
 
   private String configLabel() {

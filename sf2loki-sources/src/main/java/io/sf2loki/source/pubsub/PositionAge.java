@@ -16,7 +16,13 @@ import java.util.Optional;
  */
 final class PositionAge {
 
-  private static final int MAX_TRACKED = 10_000;
+  /**
+   * More than a topic can have handed downstream and not yet committed: the lane queue and the
+   * delivered entries waiting for a checkpoint write (queue_maxsize each, 10,000 by default), the
+   * batch in push and the one waiting for it. A committed position already forgotten leaves the
+   * gauge growing and a managed subscription without its server-side commit.
+   */
+  static final int MAX_TRACKED = 50_000;
 
   private final String topic;
   private final Clock clock;

@@ -68,13 +68,14 @@ class PositionAgeTest {
   }
 
   @Test
-  void onlyTheNewestTenThousandPositionsAreTracked() {
+  void onlyTheNewestPositionsAreTracked() {
+    int half = PositionAge.MAX_TRACKED / 2 + 1_000;
     List<String> first = new ArrayList<>();
-    for (int i = 0; i < 6_000; i++) {
+    for (int i = 0; i < half; i++) {
       first.add("a" + i);
     }
     List<String> second = new ArrayList<>();
-    for (int i = 0; i < 6_000; i++) {
+    for (int i = 0; i < half; i++) {
       second.add("b" + i);
     }
     age.emitted(first);
@@ -82,6 +83,22 @@ class PositionAgeTest {
 
     assertThat(age.observe(Optional.of("a1999"))).isEmpty();
     assertThat(age.observe(Optional.of("a2000"))).contains("a2000");
-    assertThat(age.observe(Optional.of("b5999"))).contains("b5999");
+    assertThat(age.observe(Optional.of("b" + (half - 1)))).contains("b" + (half - 1));
+  }
+
+  /**
+   * Two lane queues of positions (10,000 each by default: the lane's and the delivered entries
+   * waiting for a write under {@code state.streaming_commit_interval}) and two batches are handed
+   * downstream before the first of them is committed.
+   */
+  @Test
+  void thePositionsAFullLaneHoldsUncommittedAreStillTracked() {
+    List<String> handed = new ArrayList<>();
+    for (int i = 0; i < 2 * 10_000 + 2 * 1_000; i++) {
+      handed.add("p" + i);
+    }
+    age.emitted(handed);
+
+    assertThat(age.observe(Optional.of("p0"))).contains("p0");
   }
 }

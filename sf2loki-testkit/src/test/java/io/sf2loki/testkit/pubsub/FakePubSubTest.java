@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import com.salesforce.eventbus.protobuf.ConsumerEvent;
 import com.salesforce.eventbus.protobuf.FetchResponse;
 import com.salesforce.eventbus.protobuf.ReplayPreset;
 import com.salesforce.eventbus.protobuf.SchemaRequest;
@@ -35,6 +36,23 @@ class FakePubSubTest extends FakePubSubFixture {
     s.request(3);
     assertThat(responsesUntil(s, 3).stream().mapToInt(FetchResponse::getEventsCount).sum())
         .isEqualTo(3);
+  }
+
+  @Test
+  void anEventItsPublisherEncodedIsServedAsTheSameEventPublishedFromFields() throws Exception {
+    start(FakePubSub.builder().keepalive(Duration.ofSeconds(30)));
+    Map<String, Object> fields = Map.of("Username", "pre-encoded", "EventDate", 1_700_000_000_000L);
+    fake.publish(LOGIN, fields);
+    fake.publishEncoded(LOGIN, TopicSchemas.encode(TopicSchemas.loginEventStream(), fields));
+    RawClient.Stream s = client.subscribe(LOGIN, ReplayPreset.EARLIEST, ByteString.EMPTY, 2);
+    List<ConsumerEvent> events = new ArrayList<>();
+    responsesUntil(s, 2).forEach(r -> events.addAll(r.getEventsList()));
+    assertThat(events).hasSize(2);
+    assertThat(events.get(1).getEvent().getPayload())
+        .isEqualTo(events.get(0).getEvent().getPayload());
+    assertThat(events.get(1).getEvent().getSchemaId())
+        .isEqualTo(events.get(0).getEvent().getSchemaId());
+    assertThat(events.get(1).getEvent().getId()).isNotEqualTo(events.get(0).getEvent().getId());
   }
 
   @Test
