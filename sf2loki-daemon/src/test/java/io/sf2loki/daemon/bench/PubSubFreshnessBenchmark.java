@@ -45,10 +45,10 @@ import org.slf4j.LoggerFactory;
  *
  * Any other {@code key=value} whose key has a dot is configuration appended to the defaults, e.g.
  * {@code sink.loki.batch.flush_interval=200ms}. Freshness is the time from just before {@code
- * FakePubSub.publish} to the fake Loki storing the entry (just before its 204); the floors are a
- * raw gRPC subscriber of the same fake (delivery), and the same subscriber pushing each response at
- * once, unbatched, to a fake Loki (delivery + one push): alone, before sf2loki's run, and beside
- * it, during its run.
+ * FakePubSub.publishEncoded} (the event already encoded) to the fake Loki storing the entry (just
+ * before its 204); the floors are a raw gRPC subscriber of the same fake (delivery), and the same
+ * subscriber pushing each response at once, unbatched, to a fake Loki (delivery + one push): alone,
+ * before sf2loki's run, and beside it, during its run.
  */
 public final class PubSubFreshnessBenchmark {
 
