@@ -18,6 +18,9 @@ import java.time.Duration;
  * @param maxRetryAfter cap on a server's Retry-After
  * @param streamingFlushInterval the streaming lane's own flush interval: Pub/Sub events are wanted
  *     in Loki within a second, which a batch held for the bulk lane's interval would miss
+ * @param streamingLinger the least time between the streaming lane's handing off a batch and a
+ *     partial batch after it (zero: whenever idle), so that a steady stream forms fewer, larger
+ *     pushes
  */
 public record LaneConfig(
     int maxEntries,
@@ -28,7 +31,8 @@ public record LaneConfig(
     Duration retryMinBackoff,
     Duration retryMaxBackoff,
     Duration maxRetryAfter,
-    Duration streamingFlushInterval) {
+    Duration streamingFlushInterval,
+    Duration streamingLinger) {
 
   /** The documented defaults ({@code reference.conf}). */
   public static LaneConfig defaults() {
@@ -41,7 +45,8 @@ public record LaneConfig(
         Duration.ofSeconds(1),
         Duration.ofSeconds(30),
         Duration.ofSeconds(60),
-        Duration.ofMillis(250));
+        Duration.ofMillis(250),
+        Duration.ofMillis(1));
   }
 
   /** The streaming lane's bounds: these, flushed after {@link #streamingFlushInterval()}. */
@@ -55,7 +60,8 @@ public record LaneConfig(
         retryMinBackoff,
         retryMaxBackoff,
         maxRetryAfter,
-        streamingFlushInterval);
+        streamingFlushInterval,
+        streamingLinger);
   }
 
   /** A copy with other batch and queue bounds. */
@@ -74,7 +80,8 @@ public record LaneConfig(
         retryMinBackoff,
         retryMaxBackoff,
         maxRetryAfter,
-        streamingFlushInterval);
+        streamingFlushInterval,
+        streamingLinger);
   }
 
   /**
@@ -95,7 +102,11 @@ public record LaneConfig(
             retry.positiveDuration("lane_min_backoff"),
             retry.positiveDuration("lane_max_backoff"),
             retry.positiveDuration("max_retry_after"),
-            batch.positiveDuration("streaming_flush_interval"));
+            batch.positiveDuration("streaming_flush_interval"),
+            batch.duration("streaming_linger"));
+    if (c.streamingLinger.isNegative()) {
+      batch.problem("streaming_linger", batch.path("streaming_linger") + " must not be negative");
+    }
     if (c.retryMaxBackoff.compareTo(c.retryMinBackoff) < 0) {
       retry.problem(
           "lane_max_backoff",

@@ -31,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * upper bound on the wait, and under a flood the queue is never found empty and batches still fill.
  * A batch that fills while a push is in flight is prepared and waits in the hand-off as before,
  * keeping the overlap.
+ *
+ * <p>An adaptive lane's <em>linger</em> ({@code sink.loki.batch.streaming_linger}) spaces its
+ * partial batches under load: a partial batch goes no sooner than the linger after the previous
+ * batch was handed off, so an event after a quiet spell still goes at once while a steady stream
+ * forms fewer, larger pushes. At loopback speeds a push answered in a few hundred microseconds
+ * otherwise left batches of about forty events at one subscription's ceiling, and each push's fixed
+ * cost (a request, its answer, a commit) on both sides of the connection took the CPU the
+ * subscription needed (docs/performance.md §4). A full batch never waits for it.
  */
 final class LaneBatching implements Runnable {
 
@@ -44,10 +52,15 @@ final class LaneBatching implements Runnable {
   private final LaneProgress progress;
   private final LaneShared s;
   private final boolean adaptive;
+  private final long lingerNanos;
+  private long handedOffAt =
+      Long.MIN_VALUE / 2; // long before any ticker reading: no linger at first
 
   /**
    * @param adaptive send a partial batch as soon as the lane is idle (see above) instead of holding
    *     it for the flush interval
+   * @param linger on an adaptive lane, the least time between handing off a batch and a partial
+   *     batch after it; zero sends whenever idle
    */
   LaneBatching(
       Source.Lane lane,
@@ -56,8 +69,10 @@ final class LaneBatching implements Runnable {
       BatchHandoff handoff,
       LaneProgress progress,
       LaneShared shared,
-      boolean adaptive) {
+      boolean adaptive,
+      Duration linger) {
     this.adaptive = adaptive;
+    this.lingerNanos = linger.toNanos();
     this.lane = lane;
     this.queue = queue;
     this.batcher = batcher;
@@ -103,12 +118,18 @@ final class LaneBatching implements Runnable {
         continue;
       }
       // Holding a partial batch for an idle delivery stage only adds latency: take what the queue
-      // has right now (no wait) and send it once the queue is empty.
-      boolean sendWhenEmpty = adaptive && !batcher.isEmpty() && handoff.idle();
+      // has right now (no wait) and send it once the queue is empty; within the linger, wait for
+      // more until it ends.
+      long before = s.ticker().nanoTime();
+      boolean holding = adaptive && !batcher.isEmpty();
+      long lingerLeft = handedOffAt + lingerNanos - before;
       long wait =
-          sendWhenEmpty
+          holding && handoff.idle() && lingerLeft <= 0
               ? 0
-              : Math.min(batcher.nanosUntilDue(s.ticker().nanoTime()), MAX_IDLE_NANOS);
+              : Math.min(batcher.nanosUntilDue(before), MAX_IDLE_NANOS);
+      if (holding && lingerLeft > 0) {
+        wait = Math.min(wait, lingerLeft);
+      }
       LogEntry e = queue.poll(wait);
       long now = s.ticker().nanoTime();
       progress.beat(now); // an entry taken, or the queue found empty
@@ -121,8 +142,12 @@ final class LaneBatching implements Runnable {
         if (full.isPresent() && !handOff(full.get())) {
           return false;
         }
-      } else if (adaptive && !batcher.isEmpty() && handoff.idle()) {
-        // the queue is empty (or the delivery stage just went idle and woke this poll)
+      } else if (adaptive
+          && !batcher.isEmpty()
+          && handoff.idle()
+          && now - handedOffAt >= lingerNanos) {
+        // the queue is empty (or the delivery stage just went idle and woke this poll), and the
+        // linger is over
         if (!handOff(batcher.drain().orElseThrow())) {
           return false;
         }
@@ -139,6 +164,7 @@ final class LaneBatching implements Runnable {
     // This stage stops polling until the hand-off takes the batch: producers blocked on a lane
     // that has room since they blocked must not wait for that (LaneQueue wakes them only at half).
     queue.wakeProducers();
+    handedOffAt = s.ticker().nanoTime();
     if (!batch.isCheckpointOnly()) {
       s.sink().prepare(batch);
     }

@@ -92,7 +92,14 @@ final class PipelineRun {
           start(
               "sf2loki-lane-" + l.lane + "-batch",
               new LaneBatching(
-                  l.lane, l.queue, batcher, l.handoff, l.progress, shared, adaptive(l.lane))));
+                  l.lane,
+                  l.queue,
+                  batcher,
+                  l.handoff,
+                  l.progress,
+                  shared,
+                  adaptive(l.lane),
+                  bounds.streamingLinger())));
       threads.add(
           start(
               "sf2loki-lane-" + l.lane + "-push",
@@ -111,13 +118,6 @@ final class PipelineRun {
   }
 
   /**
-   * Whether {@code lane} sends a partial batch as soon as it is idle ({@link LaneBatching}). The
-   * streaming lane does: a live event is wanted in Loki now, and its batch interval is only an
-   * upper bound. The bulk lane keeps full or interval-old batches: its entries are hours old
-   * already, and at a drain's moderate rates sending on idle would split its batches into more,
-   * smaller pushes for nothing.
-   */
-  /**
    * The streaming lane spaces its checkpoint writes; the bulk lane writes after each delivered
    * batch, so that a crash re-sends at most a page or a file part (docs/performance.md §7).
    */
@@ -125,6 +125,13 @@ final class PipelineRun {
     return lane == Source.Lane.STREAMING ? settings.streamingCommitInterval() : Duration.ZERO;
   }
 
+  /**
+   * Whether {@code lane} sends a partial batch as soon as it is idle ({@link LaneBatching}). The
+   * streaming lane does: a live event is wanted in Loki now, and its batch interval is only an
+   * upper bound. The bulk lane keeps full or interval-old batches: its entries are hours old
+   * already, and at a drain's moderate rates sending on idle would split its batches into more,
+   * smaller pushes for nothing.
+   */
   private static boolean adaptive(Source.Lane lane) {
     return lane == Source.Lane.STREAMING;
   }

@@ -45,8 +45,14 @@ class AdaptiveBatchingTest {
   Thread batching;
   Thread delivery;
 
+  static final Duration LINGER = Duration.ofMillis(1);
+
   /** Starts the streaming lane's two stages, as {@link PipelineRun} does, on the hand ticker. */
   void startLane() {
+    startLane(Duration.ZERO);
+  }
+
+  void startLane(Duration linger) {
     PipelineMetrics metrics = new PipelineMetrics(new SimpleMeterRegistry());
     Committer committer =
         new Committer(store, new FakeTerm(3), metrics, Map.of(), Runs.noEgress(metrics));
@@ -58,7 +64,7 @@ class AdaptiveBatchingTest {
     batching =
         new Thread(
             new LaneBatching(
-                Source.Lane.STREAMING, queue, batcher, handoff, progress, shared, true));
+                Source.Lane.STREAMING, queue, batcher, handoff, progress, shared, true, linger));
     delivery =
         new Thread(
             new LaneDelivery(
@@ -163,6 +169,50 @@ class AdaptiveBatchingTest {
     await().atMost(TestTiming.seconds(10)).until(() -> sink.prepared().size() == 2);
     assertThat(lines(sink.prepared().get(1))).containsExactly("login#1");
     assertThat(sink.attempts()).hasSize(1); // push 1 still in flight: batch 2 waits its turn
+  }
+
+  /** Starts the lane with {@link #LINGER} and pushes event 0 at once (no batch before it). */
+  void firstPushDoneWithLinger() throws InterruptedException {
+    startLane(LINGER);
+    put(0, 1);
+    await().atMost(TestTiming.seconds(10)).until(() -> store.commits().size() == 1);
+  }
+
+  @Test
+  void withinTheLingerAfterAPushAPartialBatchWaitsForMore() throws Exception {
+    firstPushDoneWithLinger();
+
+    put(1, 3);
+    await().atMost(TestTiming.seconds(10)).until(() -> queue.size() == 0);
+    put(3, 4);
+    await().atMost(TestTiming.seconds(10)).until(() -> queue.size() == 0);
+    assertThat(sink.prepared()).hasSize(1); // the ticker stands still: still within the linger
+
+    nanos.addAndGet(LINGER.toNanos());
+
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() == 2);
+    assertThat(lines(sink.attempts().get(1))).containsExactly("login#1", "login#2", "login#3");
+  }
+
+  @Test
+  void aFullBatchDoesNotWaitForTheLinger() throws Exception {
+    firstPushDoneWithLinger();
+
+    put(1, 1 + MAX_ENTRIES);
+
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() == 2);
+    assertThat(sink.attempts().get(1).entries()).hasSize(MAX_ENTRIES);
+  }
+
+  @Test
+  void anEntryAfterAQuietSpellLongerThanTheLingerGoesAtOnce() throws Exception {
+    firstPushDoneWithLinger();
+    nanos.addAndGet(LINGER.toNanos());
+
+    put(1, 2);
+
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() == 2);
+    assertThat(lines(sink.attempts().get(1))).containsExactly("login#1");
   }
 
   @Test

@@ -247,7 +247,8 @@ class LaneOverlapTest {
     LaneProgress progress = new LaneProgress(Source.Lane.BULK, queue, Ticker.SYSTEM);
     Thread batching =
         new Thread(
-            new LaneBatching(Source.Lane.BULK, queue, batcher, handoff, progress, shared, false));
+            new LaneBatching(
+                Source.Lane.BULK, queue, batcher, handoff, progress, shared, false, Duration.ZERO));
     Thread delivery =
         new Thread(
             new LaneDelivery(

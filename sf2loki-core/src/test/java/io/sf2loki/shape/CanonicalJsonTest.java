@@ -28,6 +28,30 @@ class CanonicalJsonTest {
   }
 
   @Test
+  void aValueWhoseTextIsItselfWrittenAsJsonDoesNotDisturbTheLineAroundIt() {
+    Object nested =
+        new Object() {
+          @Override
+          public String toString() {
+            return CanonicalJson.write(Map.of("inner", 1L));
+          }
+        };
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("a", "x");
+    line.put("b", nested);
+
+    assertThat(CanonicalJson.write(line))
+        .isEqualTo("{\"a\": \"x\", \"b\": \"{\\\"inner\\\": 1}\"}");
+    assertThat(CanonicalJson.write(List.of("after"))).isEqualTo("[\"after\"]");
+  }
+
+  @Test
+  void aStringWithNothingToEscapeIsWrittenAsItIsAndACharSequenceLikeIt() {
+    assertThat(CanonicalJson.write("plain ascii text")).isEqualTo("\"plain ascii text\"");
+    assertThat(CanonicalJson.write(new StringBuilder("plain"))).isEqualTo("\"plain\"");
+  }
+
+  @Test
   void stringsEscapeLikePythonEnsureAscii() {
     String s = "q\"b\\n\n\t\u0001/é€😀\u007f";
     assertThat(CanonicalJson.write(s))

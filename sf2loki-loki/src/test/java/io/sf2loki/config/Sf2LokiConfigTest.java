@@ -61,6 +61,20 @@ class Sf2LokiConfigTest {
   }
 
   @Test
+  void theStreamingLingerReachesTheStreamingLane() {
+    Sf2LokiConfig config = bind(VALID + "\nsink.loki.batch.streaming_linger = 3ms");
+    var pipeline = io.sf2loki.engine.ConfiguredEngine.settings(config, Map.of()).pipeline();
+    assertThat(pipeline.lane(io.sf2loki.spi.Source.Lane.STREAMING).streamingLinger())
+        .isEqualTo(Duration.ofMillis(3));
+  }
+
+  @Test
+  void aNegativeStreamingLingerIsRefusedWithItsKey() {
+    assertThat(problems(VALID + "\nsink.loki.batch.streaming_linger = PT-1S"))
+        .contains("sink.loki.batch.streaming_linger must not be negative");
+  }
+
+  @Test
   void theStreamingCommitIntervalReachesThePipeline() {
     Sf2LokiConfig config = bind(VALID + "\nstate.streaming_commit_interval = 250ms");
     assertThat(

@@ -55,7 +55,8 @@ class PipelineLokiBlockedTest {
             Duration.ofMillis(10),
             Duration.ofMillis(20),
             Duration.ofMillis(20),
-            Duration.ofMillis(50));
+            Duration.ofMillis(50),
+            Duration.ZERO);
     ScriptedSource source =
         new ScriptedSource(KEY, Lane.BULK, ENTRIES, i -> keyed("eventlogfile", KEY, i), false);
 

@@ -54,6 +54,7 @@ final class PubSubBenchWorld implements AutoCloseable {
   final FakePubSub pubsub;
   final FakeLoki loki;
   private final AtomicLong bulkArrived = new AtomicLong();
+  private final AtomicLong pushes = new AtomicLong();
   private volatile FreshnessRecorder floorPushed;
   private final ScheduledExecutorService forgetter =
       Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("bench-loki-forget"));
@@ -99,6 +100,7 @@ final class PubSubBenchWorld implements AutoCloseable {
 
   private void stored(List<DecodedStream> streams, FreshnessRecorder recorder) {
     long now = System.nanoTime();
+    pushes.incrementAndGet();
     for (DecodedStream s : streams) {
       String source = s.labels().get("source");
       if ("pubsub".equals(source)) {
@@ -184,6 +186,11 @@ final class PubSubBenchWorld implements AutoCloseable {
   /** Bulk (non-Pub/Sub) entries the fake Loki stored so far. */
   long bulkArrived() {
     return bulkArrived.get();
+  }
+
+  /** Pushes the fake Loki stored so far, from sf2loki and from a raw subscriber beside it. */
+  long pushes() {
+    return pushes.get();
   }
 
   /** Whether the engine ended on its own (a failure: it should run until closed). */

@@ -225,6 +225,7 @@ public final class PubSubFreshnessBenchmark {
           pubsub,
           delivered,
           () -> 0L,
+          () -> 0L,
           integer("ceiling_warmup", 10));
       floor.failure().ifPresent(f -> say("floor failed: " + f));
     }
@@ -245,13 +246,19 @@ public final class PubSubFreshnessBenchmark {
           world.pubsub,
           recorder,
           world::bulkArrived,
+          world::pushes,
           integer("engine_warmup", 30));
     }
   }
 
   /** Publishes flat out; the arrival rate over the measured window, and per second within it. */
   private void sustained(
-      String name, FakePubSub pubsub, FreshnessRecorder recorder, LongSupplier bulk, int warmup)
+      String name,
+      FakePubSub pubsub,
+      FreshnessRecorder recorder,
+      LongSupplier bulk,
+      LongSupplier pushes,
+      int warmup)
       throws Exception {
     int seconds = integer("ceiling_seconds", 20);
     try (PacedPublisher publisher =
@@ -259,6 +266,7 @@ public final class PubSubFreshnessBenchmark {
       TimeUnit.SECONDS.sleep(warmup);
       long a0 = recorder.arrivedCount();
       long b0 = bulk.getAsLong();
+      long p0 = pushes.getAsLong();
       long t0 = System.nanoTime();
       long min = Long.MAX_VALUE;
       long max = 0;
@@ -272,11 +280,12 @@ public final class PubSubFreshnessBenchmark {
       }
       double elapsed = (System.nanoTime() - t0) / 1e9;
       long arrived = recorder.arrivedCount() - a0;
+      long pushed = pushes.getAsLong() - p0;
       say(
           String.format(
               Locale.ROOT,
               "RESULT %s: %,.0f events/s sustained over %.1f s (per second %,d..%,d),"
-                  + " %,d published, %,d arrived, %,d repeats%s",
+                  + " %,d published, %,d arrived, %,d repeats%s%s",
               name,
               arrived / elapsed,
               elapsed,
@@ -288,6 +297,13 @@ public final class PubSubFreshnessBenchmark {
               bulk.getAsLong() > b0
                   ? String.format(
                       Locale.ROOT, "; bulk %,.0f entries/s", (bulk.getAsLong() - b0) / elapsed)
+                  : "",
+              pushed > 0
+                  ? String.format(
+                      Locale.ROOT,
+                      "; %,.0f pushes/s, %,.0f entries each",
+                      pushed / elapsed,
+                      (double) arrived / pushed)
                   : ""));
     }
   }

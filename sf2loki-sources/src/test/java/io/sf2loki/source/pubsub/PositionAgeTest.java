@@ -101,4 +101,22 @@ class PositionAgeTest {
 
     assertThat(age.observe(Optional.of("p0"))).contains("p0");
   }
+
+  @Test
+  void everyCommittedPositionIsFoundWhileHandedPositionsWrapAroundAndOutgrowTheTracker() {
+    int lag = 7;
+    for (int response = 0; response < 300; response++) {
+      List<String> handed = new ArrayList<>();
+      for (int i = 0; i < 700; i++) {
+        handed.add(response + ":" + i);
+      }
+      age.emitted(handed);
+      clock.advance(Duration.ofSeconds(1));
+      if (response >= lag) {
+        String committed = (response - lag) + ":699";
+        assertThat(age.observe(Optional.of(committed))).contains(committed);
+        assertThat(gauge()).isEqualTo(lag + 1);
+      }
+    }
+  }
 }

@@ -21,13 +21,22 @@ import java.util.function.IntFunction;
 
 /**
  * One Subscribe or ManagedSubscribe call of one topic. Responses are queued by the gRPC thread and
- * taken by the topic's own thread, which decodes and hands them downstream and only then tops the
- * credits up: credits are the backpressure, so a blocked pipeline stops the server. Both RPCs share
- * this; they differ only in their messages and in the commits a managed stream sends.
+ * taken by the topic's own thread, which decodes and hands them downstream. Both RPCs share this;
+ * they differ only in their messages and in the commits a managed stream sends.
  *
- * <p>Credit accounting is the client's own: outstanding = Σ requested − Σ events taken. It is never
- * below the server's count, so a top-up of {@code n − outstanding} never lets more than {@code n}
- * (≤ 100) events be pending.
+ * <p>Credits are the backpressure. Once at most half are outstanding they are topped up, back to
+ * {@code credits}, provided at most half the credits' worth of events wait in the queue: by the
+ * gRPC thread as a response arrives, or by the topic thread once it handed a response downstream. A
+ * blocked pipeline stops taking, the queue grows past half, and the server stops once the credits
+ * are used; so at most {@code 1.5 × credits} events wait received and not taken, besides the
+ * response the topic thread holds. Topping up on arrival keeps the topic thread's wake-up out of
+ * the credit loop: when the topic thread alone topped up, that loop, not the CPU, set one
+ * subscription's ceiling (docs/performance.md §4).
+ *
+ * <p>Credit accounting is the client's own: outstanding = Σ requested − Σ events received. It is
+ * never below the server's count, so a top-up of {@code n − outstanding} never lets more than
+ * {@code n} (≤ 100) events be pending. Every request is sent under this stream's lock: gRPC's
+ * request observer is not thread-safe, and the two threads both send.
  */
 public final class TopicStream implements AutoCloseable {
 
@@ -47,8 +56,9 @@ public final class TopicStream implements AutoCloseable {
   private final BlockingQueue<Message> queue = new LinkedBlockingQueue<>();
   private final int credits;
   private Call<?, ?> call; // set once, by the factory method, before the stream is handed out
-  private int outstanding;
-  private long commits;
+  private int outstanding; // guarded by this
+  private int queued; // events received and not yet taken; guarded by this
+  private long commits; // guarded by this
 
   private TopicStream(int credits) {
     this.credits = credits;
@@ -65,7 +75,7 @@ public final class TopicStream implements AutoCloseable {
     TopicStream stream = new TopicStream(credits);
     Call<FetchRequest, FetchResponse> call =
         new Call<>(
-            stream.queue,
+            stream,
             Batch::of,
             n -> FetchRequest.newBuilder().setTopicName(topic).setNumRequested(n).build(),
             null);
@@ -79,7 +89,9 @@ public final class TopicStream implements AutoCloseable {
     if (start.custom()) {
       first.setReplayId(start.replayId());
     }
-    call.send(first.build());
+    synchronized (stream) {
+      call.send(first.build());
+    }
     return stream;
   }
 
@@ -91,42 +103,55 @@ public final class TopicStream implements AutoCloseable {
     TopicStream stream = new TopicStream(credits);
     Call<ManagedFetchRequest, ManagedFetchResponse> call =
         new Call<>(
-            stream.queue,
+            stream,
             Batch::of,
             n -> ManagedFetchRequest.newBuilder().setNumRequested(n).build(),
             commit -> ManagedFetchRequest.newBuilder().setCommitReplayIdRequest(commit).build());
     stream.call = call;
     stub.managedSubscribe(call);
-    call.send(
-        ManagedFetchRequest.newBuilder()
-            .setDeveloperName(developerName)
-            .setNumRequested(credits)
-            .build());
+    synchronized (stream) {
+      call.send(
+          ManagedFetchRequest.newBuilder()
+              .setDeveloperName(developerName)
+              .setNumRequested(credits)
+              .build());
+    }
     return stream;
   }
 
   /**
    * The next message, or empty when none came within {@code silence} (the watchdog's bound). Events
-   * of a response count as taken from the credits.
+   * of a response leave the queue.
    */
   public Optional<Message> next(Duration silence) throws InterruptedException {
     Message m = queue.poll(silence.toMillis(), TimeUnit.MILLISECONDS);
     if (m instanceof Response r) {
-      outstanding -= r.batch().events().size();
+      synchronized (this) {
+        queued -= r.batch().events().size();
+      }
     }
     return Optional.ofNullable(m);
   }
 
   /**
-   * Tops the credits up to the target once at most half are outstanding; call after the taken
-   * events were handed downstream (and after keepalives).
+   * Tops the credits up to the target once at most half are outstanding and at most half wait in
+   * the queue; call after the taken events were handed downstream (and after keepalives).
    */
-  public void topUp() {
-    if (outstanding <= credits / 2) {
+  public synchronized void topUp() {
+    if (outstanding <= credits / 2 && queued <= credits / 2) {
       int more = credits - outstanding;
       outstanding = credits;
       call.topUp(more);
     }
+  }
+
+  /** On the gRPC thread: a response arrived; it is queued, and the credits topped up if due. */
+  private synchronized void arrived(Batch batch) {
+    int events = batch.events().size();
+    outstanding -= events;
+    queued += events;
+    queue.add(new Response(batch));
+    topUp();
   }
 
   /**
@@ -135,7 +160,7 @@ public final class TopicStream implements AutoCloseable {
    *
    * @return the commit's request id
    */
-  public String commit(ByteString replayId) {
+  public synchronized String commit(ByteString replayId) {
     String id = "commit-" + ++commits;
     call.commit(
         CommitReplayRequest.newBuilder().setCommitRequestId(id).setReplayId(replayId).build());
@@ -143,7 +168,7 @@ public final class TopicStream implements AutoCloseable {
   }
 
   /** Credits outstanding by the client's count. */
-  public int outstanding() {
+  public synchronized int outstanding() {
     return outstanding;
   }
 
@@ -156,7 +181,7 @@ public final class TopicStream implements AutoCloseable {
   /** One RPC's side of the stream: its request and response messages. */
   private static final class Call<Q, R> implements ClientResponseObserver<Q, R> {
 
-    private final BlockingQueue<Message> queue;
+    private final TopicStream stream;
     private final Function<R, Batch> batches;
     private final IntFunction<Q> topUps;
     private final Function<CommitReplayRequest, Q> commits;
@@ -166,11 +191,11 @@ public final class TopicStream implements AutoCloseable {
      * @param commits the commit request; null when the RPC has none (Subscribe)
      */
     Call(
-        BlockingQueue<Message> queue,
+        TopicStream stream,
         Function<R, Batch> batches,
         IntFunction<Q> topUps,
         Function<CommitReplayRequest, Q> commits) {
-      this.queue = queue;
+      this.stream = stream;
       this.batches = batches;
       this.topUps = topUps;
       this.commits = commits;
@@ -191,7 +216,7 @@ public final class TopicStream implements AutoCloseable {
       try {
         requests.onNext(request);
       } catch (RuntimeException e) { // the call already ended: its end is queued
-        queue.add(new Ended(Optional.empty()));
+        stream.queue.add(new Ended(Optional.empty()));
       }
     }
 
@@ -209,18 +234,19 @@ public final class TopicStream implements AutoCloseable {
 
     @Override
     public void onNext(R value) {
-      queue.add(new Response(batches.apply(value)));
+      stream.arrived(batches.apply(value));
     }
 
     @Override
     public void onError(Throwable t) {
       Status status = Status.fromThrowable(t);
-      queue.add(new Ended(Optional.of(StreamFailure.of(status, Status.trailersFromThrowable(t)))));
+      stream.queue.add(
+          new Ended(Optional.of(StreamFailure.of(status, Status.trailersFromThrowable(t)))));
     }
 
     @Override
     public void onCompleted() {
-      queue.add(new Ended(Optional.empty()));
+      stream.queue.add(new Ended(Optional.empty()));
     }
   }
 }
