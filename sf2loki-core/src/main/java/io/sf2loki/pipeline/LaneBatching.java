@@ -53,8 +53,8 @@ final class LaneBatching implements Runnable {
   private final LaneShared s;
   private final boolean adaptive;
   private final long lingerNanos;
-  private long handedOffAt =
-      Long.MIN_VALUE / 2; // long before any ticker reading: no linger at first
+  private boolean handedOff; // a batch was handed off: the linger counts from handedOffAt
+  private long handedOffAt;
 
   /**
    * @param adaptive send a partial batch as soon as the lane is idle (see above) instead of holding
@@ -122,7 +122,7 @@ final class LaneBatching implements Runnable {
       // more until it ends.
       long before = s.ticker().nanoTime();
       boolean holding = adaptive && !batcher.isEmpty();
-      long lingerLeft = handedOffAt + lingerNanos - before;
+      long lingerLeft = handedOff ? handedOffAt + lingerNanos - before : 0;
       long wait =
           holding && handoff.idle() && lingerLeft <= 0
               ? 0
@@ -145,7 +145,7 @@ final class LaneBatching implements Runnable {
       } else if (adaptive
           && !batcher.isEmpty()
           && handoff.idle()
-          && now - handedOffAt >= lingerNanos) {
+          && (!handedOff || now - handedOffAt >= lingerNanos)) {
         // the queue is empty (or the delivery stage just went idle and woke this poll), and the
         // linger is over
         if (!handOff(batcher.drain().orElseThrow())) {
@@ -164,6 +164,7 @@ final class LaneBatching implements Runnable {
     // This stage stops polling until the hand-off takes the batch: producers blocked on a lane
     // that has room since they blocked must not wait for that (LaneQueue wakes them only at half).
     queue.wakeProducers();
+    handedOff = true;
     handedOffAt = s.ticker().nanoTime();
     if (!batch.isCheckpointOnly()) {
       s.sink().prepare(batch);

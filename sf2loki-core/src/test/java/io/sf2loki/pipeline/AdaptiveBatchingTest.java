@@ -205,6 +205,16 @@ class AdaptiveBatchingTest {
   }
 
   @Test
+  void theFirstEntryGoesAtOnceWhateverTheTickerReads() throws Exception {
+    nanos.set(Long.MAX_VALUE - 1_000); // a ticker may read any long; no batch before this one
+    startLane(LINGER);
+
+    put(0, 1);
+
+    await().atMost(TestTiming.seconds(10)).until(() -> sink.attempts().size() == 1);
+  }
+
+  @Test
   void anEntryAfterAQuietSpellLongerThanTheLingerGoesAtOnce() throws Exception {
     firstPushDoneWithLinger();
     nanos.addAndGet(LINGER.toNanos());

@@ -59,6 +59,7 @@ public final class TopicStream implements AutoCloseable {
   private int outstanding; // guarded by this
   private int queued; // events received and not yet taken; guarded by this
   private long commits; // guarded by this
+  private boolean closed; // guarded by this: a cancelled call takes no more requests
 
   private TopicStream(int credits) {
     this.credits = credits;
@@ -138,7 +139,7 @@ public final class TopicStream implements AutoCloseable {
    * the queue; call after the taken events were handed downstream (and after keepalives).
    */
   public synchronized void topUp() {
-    if (outstanding <= credits / 2 && queued <= credits / 2) {
+    if (!closed && outstanding <= credits / 2 && queued <= credits / 2) {
       int more = credits - outstanding;
       outstanding = credits;
       call.topUp(more);
@@ -162,8 +163,10 @@ public final class TopicStream implements AutoCloseable {
    */
   public synchronized String commit(ByteString replayId) {
     String id = "commit-" + ++commits;
-    call.commit(
-        CommitReplayRequest.newBuilder().setCommitRequestId(id).setReplayId(replayId).build());
+    if (!closed) {
+      call.commit(
+          CommitReplayRequest.newBuilder().setCommitRequestId(id).setReplayId(replayId).build());
+    }
     return id;
   }
 
@@ -174,7 +177,10 @@ public final class TopicStream implements AutoCloseable {
 
   /** Cancels the call (stop, watchdog, or a failure found while decoding). */
   @Override
-  public void close() {
+  public synchronized void close() {
+    // Under the lock: gRPC's call may not be cancelled while another thread sends on it (a
+    // response arriving tops the credits up on gRPC's thread), nor sent on after.
+    closed = true;
     call.cancel();
   }
 
