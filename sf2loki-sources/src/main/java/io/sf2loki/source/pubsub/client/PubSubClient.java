@@ -59,7 +59,12 @@ public final class PubSubClient implements AutoCloseable {
     }
     this.channel = builder.build();
     this.credentials = new TokenCredentials(tokens, tenantId);
-    this.async = PubSubGrpc.newStub(channel).withCallCredentials(credentials);
+    // The streams' callbacks run on the transport's own thread, not handed to gRPC's executor:
+    // they only queue a response, count credits and may send a top-up, never block, and the hop
+    // to another thread was part of every round of credits (docs/performance.md §4, seventh
+    // round). The call credentials' token is then minted on the thread that opens the stream.
+    this.async =
+        PubSubGrpc.newStub(channel).withCallCredentials(credentials).withExecutor(Runnable::run);
     this.blocking = PubSubGrpc.newBlockingStub(channel).withCallCredentials(credentials);
     this.callTimeout = callTimeout;
   }

@@ -31,7 +31,8 @@ import java.util.function.IntFunction;
  * are used; so at most {@code 1.5 × credits} events wait received and not taken, besides the
  * response the topic thread holds. Topping up on arrival keeps the topic thread's wake-up out of
  * the credit loop: when the topic thread alone topped up, that loop, not the CPU, set one
- * subscription's ceiling (docs/performance.md §4).
+ * subscription's ceiling (docs/performance.md §4). The callbacks run on the transport's own thread
+ * ({@link PubSubClient}), so nothing they do may block: they only queue, count and send.
  *
  * <p>Credit accounting is the client's own: outstanding = Σ requested − Σ events received. It is
  * never below the server's count, so a top-up of {@code n − outstanding} never lets more than
